@@ -1,0 +1,46 @@
+"""Simple players for simulations, tests and benchmarks."""
+
+from __future__ import annotations
+
+import random
+
+
+class RandomPlayer:
+    """Chooses uniformly among the legal actions of a pending decision.
+
+    Free actions (playing a card face up, trade offers and answers) are taken with probability
+    ``free_rate`` when there are some, so that a random game still moves on.
+    """
+
+    def __init__(self, seed: int | None = None, free_rate: float = 0.05):
+        self.random = random.Random(seed)
+        self.free_rate = free_rate
+
+    def act(self, game) -> dict | None:
+        """An action to apply now (for any pending character), or None if the game is over."""
+        pending = game.pending
+        if not pending:
+            return None
+        rnd = self.random
+        decision = pending[rnd.randrange(len(pending))] if len(pending) > 1 else pending[0]
+        actions = game.legal_actions(decision.by)
+        free_names = game.rules.free_names
+        decided = [a for a in actions if a["type"] not in free_names]
+        if decided and (rnd.random() >= self.free_rate or len(decided) == len(actions)):
+            return decided[rnd.randrange(len(decided))]
+        return actions[rnd.randrange(len(actions))]
+
+
+def play_random_game(ruleset, players: int, seed: int, player_seed: int | None = None,
+                     free_rate: float = 0.05, max_actions: int = 100_000):
+    """Deal a game and play it to the end with random players; returns (game, actions)."""
+    from . import new_game
+    game = new_game(ruleset, players=players, seed=seed)
+    bot = RandomPlayer(seed if player_seed is None else player_seed, free_rate)
+    count = 0
+    while not game.over:
+        if count >= max_actions:
+            raise RuntimeError(f"game {seed} did not end after {max_actions} actions")
+        game.apply(bot.act(game))
+        count += 1
+    return game, count

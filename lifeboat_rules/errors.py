@@ -1,0 +1,47 @@
+"""The two errors of the public contract (API.md, Errors)."""
+
+from __future__ import annotations
+
+
+class IllegalAction(Exception):
+    """An action that ``apply`` refuses. The game is left exactly as it was.
+
+    ``rule`` is the id of the ruling that forbids it (``R-...``), or ``"API"`` for an action
+    that is malformed rather than against a rule.
+    """
+
+    def __init__(self, message: str, rule: str = "API"):
+        super().__init__(message)
+        self.rule = rule
+
+
+class ContentError(Exception):
+    """A content, ruleset, scenario or saved-game document that cannot be used.
+
+    ``where`` names the file (or ``<mapping>``), ``path`` the place inside it, ``problems``
+    lists every problem found when there are several.
+    """
+
+    def __init__(self, message: str, where: str | None = None, path: str | None = None,
+                 problems: list[str] | None = None):
+        self.where = where
+        self.path = path
+        self.problems = problems or [message]
+        prefix = ""
+        if where:
+            prefix = f"{where}: "
+        if path:
+            prefix += f"{path}: "
+        super().__init__(prefix + message)
+
+
+class PluginError(IllegalAction):
+    """A plugin raised while the engine was applying an action; the game is unchanged.
+
+    It is an ``IllegalAction`` so that a front end that catches refusals also survives a broken
+    plugin; ``plugin`` names the culprit and ``__cause__`` holds the original exception.
+    """
+
+    def __init__(self, message: str, plugin: str):
+        super().__init__(message, rule="plugin")
+        self.plugin = plugin

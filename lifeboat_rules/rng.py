@@ -1,0 +1,51 @@
+"""A small deterministic random generator (SplitMix64).
+
+The whole generator state is one 64-bit integer kept in the game state, so that a game
+copies, saves and replays exactly, on any machine and any Python version (API.md: same seed,
+same actions, same game). ``random.Random`` is avoided on purpose: its state is large and its
+derived methods are not promised to stay the same across Python versions.
+"""
+
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a seed (any int, negative included)."""
+    return (seed * GOLDEN) & MASK if seed else GOLDEN
+
+
+class Rng:
+    """Draws from a state; ``state`` is read back into the game after use."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int):
+        self.state = state & MASK
+
+    def next64(self) -> int:
+        self.state = z = (self.state + GOLDEN) & MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items):
+        return items[self.below(len(items))]

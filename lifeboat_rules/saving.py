@@ -1,0 +1,228 @@
+"""Saving and restoring games (API.md: ``to_dict`` / ``Game.from_dict``).
+
+A saved game carries a format version, the flattened ruleset, the whole state and the log.
+``from_dict`` checks the structure against ``schemas/saved_game.schema.json`` and then that
+the state is one a game can be in (every card in exactly one place, seats and statuses that
+agree, stages that fit); it builds a new game only when everything holds, so data is either
+accepted whole or refused with a ``ContentError``.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import validation as schemas
+from .errors import ContentError
+from .model import Character, NavigationCard, Offer, State
+
+FORMAT = "lifeboat_rules/game"
+VERSION = 1
+WHERE = "<saved game>"
+
+
+def _copy(value):
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_copy(v) for v in value]
+    return value
+
+
+def to_dict(game) -> dict:
+    state = game.state
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": _copy(game.ruleset.spec),
+        "state": {
+            "characters": {
+                cid: {"size": c.size, "survival": c.survival, "damage": c.damage, "lost": c.lost,
+                      "ghost": c.ghost, "hand": c.hand[:], "front": c.front[:], "love": c.love,
+                      "hate": c.hate, "rowed": c.rowed, "fought": c.fought,
+                      "parasol_active": c.parasol_active}
+                for cid, c in state.characters.items()},
+            "kinds": dict(state.kinds),
+            "navcards": {nid: {k: v for k, v in card.data().items() if k != "id"}
+                         for nid, card in state.navcards.items()},
+            "seats": state.seats[:],
+            "supply": state.supply[:],
+            "passing": state.passing[:],
+            "discard": state.discard[:],
+            "removed": state.removed[:],
+            "navigation": state.navigation[:],
+            "drawn": state.drawn[:],
+            "rowing_pile": state.rowing_pile[:],
+            "current": state.current,
+            "round": state.round,
+            "phase": state.phase,
+            "seagulls": state.seagulls,
+            "over": state.over,
+            "stack": [_copy(stage.data()) for stage in state.stack],
+            "offers": [o.data() for o in state.offers],
+            "offer_counter": state.offer_counter,
+            "rng": f"{state.rng:016x}",
+            "options": dict(state.options),
+            "result": _copy(state.result),
+        },
+        "log": _copy(game.log),
+    }
+
+
+def from_dict(data) -> "Game":
+    from .content import ruleset_from_spec
+    from .engine import Game
+    from .yamlio import check_json_like
+
+    if not isinstance(data, dict):
+        raise ContentError(f"a saved game is a mapping, not {type(data).__name__}", WHERE)
+    check_json_like(data, WHERE)
+    if data.get("format") != FORMAT:
+        raise ContentError(f"not a saved game (format must be {FORMAT!r})", WHERE, "format")
+    if data.get("version") != VERSION:
+        raise ContentError(f"saved-game version {data.get('version')!r} is not supported "
+                           f"(this library reads version {VERSION})", WHERE, "version")
+    schemas.check("saved_game", data, WHERE)
+    try:
+        ruleset = ruleset_from_spec(data["ruleset"])
+    except ContentError as exc:
+        raise ContentError(f"its ruleset cannot be loaded: {exc}", WHERE, "ruleset") from None
+    state = _state(ruleset, data["state"])
+    game = Game(ruleset, state, _copy(data["log"]))
+    try:
+        game._refresh()
+        for who in state.characters:
+            game.legal_actions(who)
+        game.view(None)
+    except ContentError:
+        raise
+    except Exception as exc:
+        raise ContentError(f"the state is not one a game can be in ({type(exc).__name__}: {exc})",
+                           WHERE, "state.stack") from None
+    game._legal = {}
+    return game
+
+
+def _state(ruleset, data: dict) -> State:
+    problems: list = []
+
+    def problem(path, message):
+        problems.append((f"state.{path}", message))
+
+    content = ruleset.content
+    chars = data["characters"]
+    # characters: those of the ruleset, with its sizes (variants included)
+    for cid, c in chars.items():
+        info = content.characters.get(cid)
+        if info is None:
+            problem(f"characters.{cid}", "not a character of the ruleset")
+            continue
+        if c["size"] != info.size or c["survival"] != info.survival:
+            problem(f"characters.{cid}", "size and survival must be the ruleset's")
+        for key in ("love", "hate"):
+            if c[key] is not None and c[key] not in chars:
+                problem(f"characters.{cid}.{key}", f"{c[key]!r} is not in play")
+        if c["lost"] and (c["hand"] or c["front"] or c["rowed"] or c["fought"] or c["parasol_active"]):
+            problem(f"characters.{cid}", "a lost character holds nothing")
+        if c["ghost"] and not c["lost"]:
+            problem(f"characters.{cid}.ghost", "only a lost character is a ghost")
+    if len(chars) < 2:
+        problem("characters", "a game has at least 2 characters in play")
+    seats = data["seats"]
+    if len(set(seats)) != len(seats):
+        problem("seats", "a character is seated twice")
+    for cid, c in chars.items():
+        if c["lost"] == (cid in seats):
+            problem("seats", f"{cid} must be {'off' if c['lost'] else 'on'} board")
+    for cid in seats:
+        if cid not in chars:
+            problem("seats", f"{cid!r} is not in play")
+    # provisions: every card of the game in exactly one place
+    kinds = data["kinds"]
+    for card, kind in kinds.items():
+        if kind not in content.provisions:
+            problem(f"kinds.{card}", f"unknown provision {kind!r}")
+    places: dict = {}
+    zones = [("supply", data["supply"]), ("passing", data["passing"]), ("discard", data["discard"]),
+             ("removed", data["removed"])]
+    zones += [(f"characters.{cid}.{z}", c[z]) for cid, c in chars.items() for z in ("hand", "front")]
+    for name, cards in zones:
+        for card in cards:
+            if card not in kinds:
+                problem(name, f"unknown card {card!r}")
+            elif card in places:
+                problem(name, f"card {card} is also in {places[card]}")
+            else:
+                places[card] = name
+    for card in kinds:
+        if card not in places:
+            problem("kinds", f"card {card} is nowhere")
+    # navigation cards: every one in exactly one place
+    navcards = data["navcards"]
+    seen: dict = {}
+    nav_zones = [("navigation", data["navigation"]), ("drawn", data["drawn"]),
+                 ("rowing_pile", data["rowing_pile"]),
+                 ("current", [data["current"]] if data["current"] is not None else [])]
+    for name, cards in nav_zones:
+        for card in cards:
+            if card not in navcards:
+                problem(name, f"unknown navigation card {card!r}")
+            elif card in seen:
+                problem(name, f"navigation card {card} is also in {seen[card]}")
+            else:
+                seen[card] = name
+    for card in navcards:
+        if card not in seen:
+            problem("navcards", f"navigation card {card} is nowhere")
+    # table
+    limit = content.setup["seagulls_to_land"]
+    if data["seagulls"] > limit or (data["seagulls"] == limit and not data["over"]):
+        problem("seagulls", f"{data['seagulls']} seagulls")
+    if data["over"] != (data["phase"] == "over") or data["over"] != (data["result"] is not None):
+        problem("over", "over, phase 'over' and a result go together")
+    if data["options"] != ruleset.options:
+        problem("options", "the options must be the ruleset's")
+    for index, offer in enumerate(data["offers"]):
+        if offer["from"] not in chars or offer["to"] not in chars:
+            problem(f"offers[{index}]", "an offer between characters not in play")
+    for cid, c in chars.items():
+        if c["parasol_active"]:
+            if not any(ruleset.rules.effect_of.get(kinds.get(card)) == "parasol" for card in c["front"]):
+                problem(f"characters.{cid}.parasol_active", "no parasol face up")
+    stack = []
+    for index, entry in enumerate(data["stack"]):
+        cls = ruleset.rules.stages.get(entry.get("stage"))
+        if cls is None:
+            problem(f"stack[{index}].stage", f"unknown stage {entry.get('stage')!r}")
+            continue
+        fields = {f.name: f for f in attrs.fields(cls)}
+        extra = set(entry) - set(fields) - {"stage"}
+        missing = set(fields) - set(entry)
+        if extra or missing:
+            problem(f"stack[{index}]", f"fields {sorted(extra)} unknown, {sorted(missing)} missing")
+            continue
+        for name, field in fields.items():
+            default = field.default.factory() if isinstance(field.default, attrs.Factory) else field.default
+            if default is not None and type(entry[name]) is not type(default):
+                problem(f"stack[{index}].{name}", f"must be a {type(default).__name__}")
+        stack.append(cls.from_data(entry))
+    if not data["over"] and not stack and data["phase"] != "over":
+        problem("stack", "a game that is not over waits on a stage")
+    if problems:
+        schemas.raise_problems(problems, WHERE)
+    characters = {cid: Character(cid, c["size"], c["survival"], c["damage"], c["lost"], c["ghost"],
+                                 c["hand"][:], c["front"][:], c["love"], c["hate"], c["rowed"],
+                                 c["fought"], c["parasol_active"])
+                  for cid, c in chars.items()}
+    return State(
+        characters=characters, kinds=dict(kinds),
+        navcards={nid: NavigationCard.from_data(nid, card) for nid, card in navcards.items()},
+        seats=seats[:], supply=data["supply"][:], passing=data["passing"][:],
+        discard=data["discard"][:], removed=data["removed"][:],
+        navigation=data["navigation"][:], drawn=data["drawn"][:],
+        rowing_pile=data["rowing_pile"][:], current=data["current"], round=data["round"],
+        phase=data["phase"], seagulls=data["seagulls"], over=data["over"], stack=stack,
+        offers=[Offer(o["id"], o["from"], o["to"], tuple(o["give"]), tuple(o["take"]))
+                for o in data["offers"]],
+        offer_counter=data["offer_counter"], rng=int(data["rng"], 16),
+        options=dict(data["options"]), result=_copy(data["result"]))

@@ -1,0 +1,298 @@
+"""Rules-reference scenarios (SCENARIOS.md): load, run and check them.
+
+``lifeboat-rules check PATH...`` runs every scenario of every file (a folder: every ``*.yaml``
+below it) and prints ``PASS name`` or ``FAIL name: what differed``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Iterable
+
+import attrs
+
+from . import validation
+from .content import load_ruleset_at
+from .errors import ContentError, IllegalAction
+from .yamlio import check_json_like, read_yaml
+
+MAX_PASSES = 10_000   # a `pass: all` that never closes is a failure, not a hang
+
+
+@attrs.frozen
+class Scenario:
+    name: str
+    data: dict
+    where: str        # file (and index) for messages
+    folder: str       # relative ruleset paths are relative to the scenario's file
+
+
+@attrs.frozen
+class Outcome:
+    scenario: Scenario | None
+    name: str
+    passed: bool
+    message: str = ""
+
+    def line(self) -> str:
+        return f"PASS {self.name}" if self.passed else f"FAIL {self.name}: {self.message}"
+
+
+class ScenarioFailure(Exception):
+    pass
+
+
+def scenario_files(paths: Iterable[str]) -> list[str]:
+    """The files to run: files as given, folders searched for ``*.yaml`` / ``*.yml``."""
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith((".yaml", ".yml")):
+                        found.append(os.path.join(root, name))
+        else:
+            found.append(path)
+    return found
+
+
+def load_file(path: str) -> list[Scenario]:
+    """Every scenario of a file, checked against ``schemas/scenario.schema.json``."""
+    document = read_yaml(path)
+    check_json_like(document, path)
+    validation.check("scenario", document, path)
+    if isinstance(document, dict) and "scenarios" in document:
+        items = document["scenarios"]
+    elif isinstance(document, list):
+        items = document
+    else:
+        items = [document]
+    folder = os.path.dirname(os.path.abspath(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    out = []
+    for index, item in enumerate(items):
+        name = item.get("name") or (stem if len(items) == 1 else f"{stem}[{index}]")
+        where = path if len(items) == 1 else f"{path}[{index}]"
+        out.append(Scenario(name, item, where, folder))
+    return out
+
+
+def run(scenario: Scenario) -> Outcome:
+    try:
+        _run(scenario)
+    except ScenarioFailure as exc:
+        return Outcome(scenario, scenario.name, False, str(exc))
+    except ContentError as exc:
+        return Outcome(scenario, scenario.name, False, f"invalid: {exc}")
+    return Outcome(scenario, scenario.name, True)
+
+
+def game_for(scenario: Scenario):
+    """The game a scenario's setup describes (its phase begun)."""
+    from .rules.setup import start
+    data = scenario.data
+    ruleset = load_ruleset_at(data.get("ruleset", "classic"), scenario.folder)
+    return start(ruleset, setup=data["setup"], seed=data.get("seed", 0), where=scenario.where)
+
+
+def _run(scenario: Scenario) -> None:
+    data = scenario.data
+    game = game_for(scenario)
+    for number, step in enumerate(data.get("steps", []), start=1):
+        if "expect" in step:
+            _check(game, step["expect"], f"step {number}: ")
+        elif "illegal" in step:
+            _illegal(game, step["illegal"], number)
+        elif "pass" in step:
+            _pass(game, step["pass"], number)
+        else:
+            try:
+                game.apply(step)
+            except IllegalAction as exc:
+                raise ScenarioFailure(f"step {number}: {_brief(step)} was refused: {exc}") from None
+    if "expect" in data:
+        _check(game, data["expect"], "")
+
+
+def _brief(action) -> str:
+    if isinstance(action, dict):
+        return "{" + ", ".join(f"{k}: {v}" for k, v in action.items()) + "}"
+    return repr(action)
+
+
+def _illegal(game, action, number: int) -> None:
+    before = game.to_dict()
+    try:
+        game.apply(action)
+    except IllegalAction:
+        if game.to_dict() != before:
+            raise ScenarioFailure(f"step {number}: the refused action changed the game") from None
+        return
+    raise ScenarioFailure(f"step {number}: {_brief(action)} was accepted but must be illegal")
+
+
+def _pass(game, who, number: int) -> None:
+    from .stages import Window
+    top = game.top
+    if who == "all":
+        if not isinstance(top, Window):
+            return
+        for _ in range(MAX_PASSES):
+            if top not in game.state.stack or game.over:
+                return
+            waiting = game.pending
+            if not waiting:
+                return
+            decision = waiting[0]
+            try:
+                game.apply({"by": decision.by, "type": "pass"})
+            except IllegalAction as exc:
+                raise ScenarioFailure(f"step {number}: {decision.by} could not pass: {exc}") from None
+        raise ScenarioFailure(f"step {number}: the window did not close after {MAX_PASSES} passes")
+    for character in who:
+        try:
+            game.apply({"by": character, "type": "pass"})
+        except IllegalAction as exc:
+            raise ScenarioFailure(f"step {number}: {character} could not pass: {exc}") from None
+
+
+# --------------------------------------------------------------------------- checks
+
+def _as_set(values) -> list:
+    return sorted(set(values))
+
+
+def _check(game, expect: dict, prefix: str) -> None:
+    problems = []
+    state = game.state
+    chars = state.characters
+    kinds = state.kinds
+
+    def differ(what, wanted, got):
+        problems.append(f"{what}: expected {wanted!r}, got {got!r}")
+
+    def character(who):
+        if who not in chars:
+            problems.append(f"{who!r} is not a character in play")
+            return None
+        return chars[who]
+
+    for who, wanted in expect.get("damage", {}).items():
+        ch = character(who)
+        if ch is not None and ch.damage != wanted:
+            differ(f"damage of {who}", wanted, ch.damage)
+    for who, wanted in expect.get("status", {}).items():
+        ch = character(who)
+        if ch is not None and ch.status != wanted:
+            differ(f"status of {who}", wanted, ch.status)
+    if "seats" in expect and state.seats != expect["seats"]:
+        differ("seats", expect["seats"], state.seats)
+    for zone in ("hand", "front"):
+        for who, wanted in expect.get(zone, {}).items():
+            ch = character(who)
+            if ch is None:
+                continue
+            got = [kinds[c] for c in getattr(ch, zone)]
+            if Counter(got) != Counter(wanted):
+                differ(f"{zone} of {who}", sorted(wanted), sorted(got))
+    for who, wanted in expect.get("hand_size", {}).items():
+        ch = character(who)
+        if ch is not None and len(ch.hand) != wanted:
+            differ(f"hand size of {who}", wanted, len(ch.hand))
+    if "discard" in expect:
+        got = [kinds[c] for c in state.discard]
+        if Counter(got) != Counter(expect["discard"]):
+            differ("discard", sorted(expect["discard"]), sorted(got))
+    if "supply" in expect and len(state.supply) != expect["supply"]:
+        differ("supply", expect["supply"], len(state.supply))
+    if "navigation" in expect and state.navigation != expect["navigation"]:
+        differ("navigation", expect["navigation"], state.navigation)
+    if "rowing_pile" in expect and len(state.rowing_pile) != expect["rowing_pile"]:
+        differ("rowing_pile", expect["rowing_pile"], len(state.rowing_pile))
+    if "seagulls" in expect and state.seagulls != expect["seagulls"]:
+        differ("seagulls", expect["seagulls"], state.seagulls)
+    for marker in ("rowed", "fought", "parasol_active"):
+        if marker in expect:
+            got = [c for c, ch in chars.items() if getattr(ch, marker)]
+            if _as_set(got) != _as_set(expect[marker]):
+                differ(marker, _as_set(expect[marker]), _as_set(got))
+    if "phase" in expect and state.phase != expect["phase"]:
+        differ("phase", expect["phase"], state.phase)
+    if "round" in expect and state.round != expect["round"]:
+        differ("round", expect["round"], state.round)
+    pending = game.pending
+    if "pending" in expect:
+        got = _as_set(d.by for d in pending)
+        if got != _as_set(expect["pending"]):
+            differ("pending", _as_set(expect["pending"]), got)
+    for who, kind in expect.get("decisions", {}).items():
+        got = [d.kind for d in pending if d.by == who]
+        if kind not in got:
+            differ(f"decision of {who}", kind, got[0] if got else None)
+    if "over" in expect and state.over != expect["over"]:
+        differ("over", expect["over"], state.over)
+    if "scores" in expect or "winners" in expect:
+        result = game.result
+        if result is None:
+            problems.append("scores: the game is not over")
+        else:
+            for who, wanted in expect.get("scores", {}).items():
+                got = result["scores"].get(who)
+                if got != wanted:
+                    parts = result["breakdown"].get(who)
+                    problems.append(f"score of {who}: expected {wanted}, got {got} {parts}")
+            if "winners" in expect and _as_set(result["winners"]) != _as_set(expect["winners"]):
+                differ("winners", _as_set(expect["winners"]), _as_set(result["winners"]))
+    if "events" in expect:
+        missing = _missing_events(game.log, expect["events"])
+        if missing is not None:
+            problems.append(f"events: no {_brief(missing)} in order (log has "
+                            f"{len(game.log)} events)")
+    if problems:
+        raise ScenarioFailure(prefix + "; ".join(problems))
+
+
+def _matches(event: dict, wanted: dict) -> bool:
+    return all(key in event and event[key] == value for key, value in wanted.items())
+
+
+def _missing_events(log: list, wanted: list):
+    position = 0
+    for expected in wanted:
+        while position < len(log) and not _matches(log[position], expected):
+            position += 1
+        if position == len(log):
+            return expected
+        position += 1
+    return None
+
+
+def check_paths(paths: Iterable[str]) -> list[Outcome]:
+    outcomes = []
+    for path in scenario_files(paths):
+        try:
+            scenarios = load_file(path)
+        except ContentError as exc:
+            outcomes.append(Outcome(None, path, False, f"invalid file: {exc}"))
+            continue
+        for scenario in scenarios:
+            outcomes.append(run(scenario))
+    return outcomes
+
+
+def validate_scenario_file(path: str) -> list[str]:
+    """Problems of a scenario file, without running it (for ``lifeboat-rules validate``)."""
+    try:
+        scenarios = load_file(path)
+    except ContentError as exc:
+        return exc.problems if exc.problems else [str(exc)]
+    problems = []
+    for scenario in scenarios:
+        try:
+            game_for(scenario)
+        except ContentError as exc:
+            problems.extend(f"{scenario.where}: {p}" for p in exc.problems)
+    return problems
+

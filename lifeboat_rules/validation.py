@@ -1,0 +1,105 @@
+"""The JSON schemas of schemas/ (shipped inside the package) and validation against them."""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from .errors import ContentError
+
+MAX_REPORTED = 50  # problems listed in one ContentError
+
+
+@functools.lru_cache(maxsize=None)
+def schema(name: str) -> dict:
+    """The schema ``schemas/<name>.schema.json`` as a mapping."""
+    text = resources.files("lifeboat_rules.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@functools.lru_cache(maxsize=None)
+def validator(name: str) -> jsonschema.protocols.Validator:
+    document = schema(name)
+    cls = jsonschema.validators.validator_for(document)
+    cls.check_schema(document)
+    return cls(document)
+
+
+def format_path(parts) -> str:
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(top)"
+
+
+def _prefixed(prefix: str, path: str) -> str:
+    if not prefix:
+        return path
+    if path == "(top)":
+        return prefix
+    return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    # oneOf/anyOf failures: the most specific sub-error says more than "is not valid under ..."
+    if error.context:
+        best = jsonschema.exceptions.best_match(error.context)
+        if best is not None and best.message:
+            inner = list(best.relative_path)
+            return best.message + (f" (at {format_path(inner)})" if inner else "")
+    return error.message
+
+
+def problems(name: str, document: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """Every schema problem of ``document`` as (path, message), deepest first."""
+    found = []
+    for error in validator(name).iter_errors(document):
+        found.append((_prefixed(prefix, format_path(error.absolute_path)), _describe(error)))
+        if len(found) >= MAX_REPORTED:
+            break
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def check(name: str, document: Any, where: str, prefix: str = "") -> None:
+    """Raise one ContentError listing every problem of ``document`` against schema ``name``."""
+    found = problems(name, document, prefix)
+    if found:
+        raise_problems(found, where)
+
+
+def raise_problems(found: list[tuple[str, str]], where: str) -> None:
+    lines = [f"{path}: {message}" for path, message in found]
+    first_path, first_message = found[0]
+    if len(found) == 1:
+        raise ContentError(first_message, where, first_path, problems=lines)
+    summary = f"{len(found)} problems:\n  " + "\n  ".join(lines)
+    raise ContentError(summary, where, None, problems=lines)
+
+
+@functools.lru_cache(maxsize=None)
+def def_validator(name: str, definition: str) -> jsonschema.protocols.Validator:
+    """A validator for one ``$defs`` entry of schema ``name``."""
+    document = schema(name)
+    sub = {"$schema": document.get("$schema"), "$defs": document["$defs"],
+           "$ref": f"#/$defs/{definition}"}
+    cls = jsonschema.validators.validator_for(document)
+    return cls(sub)
+
+
+def check_def(name: str, definition: str, document: Any, where: str, prefix: str = "") -> None:
+    found = []
+    for error in def_validator(name, definition).iter_errors(document):
+        found.append((_prefixed(prefix, format_path(error.absolute_path)), _describe(error)))
+        if len(found) >= MAX_REPORTED:
+            break
+    if found:
+        found.sort(key=lambda item: item[0])
+        raise_problems(found, where)
