@@ -83,6 +83,9 @@ def from_dict(data) -> "Game":
         raise ContentError(f"saved-game version {data.get('version')!r} is not supported "
                            f"(this library reads version {VERSION})", WHERE, "version")
     schemas.check("saved_game", data, WHERE)
+    for index, event in enumerate(data["log"]):   # the schema leaves the items to this loop
+        if type(event) is not dict or type(event.get("type")) is not str:
+            raise ContentError("an event is a mapping with a string 'type'", WHERE, f"log[{index}]")
     try:
         ruleset = ruleset_from_spec(data["ruleset"])
     except ContentError as exc:

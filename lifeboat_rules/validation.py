@@ -21,12 +21,27 @@ def schema(name: str) -> dict:
     return json.loads(text)
 
 
+def _inline(node, defs: dict, depth: int = 0):
+    """The schema with its local ``$ref``s replaced by their definitions: the same meaning,
+    validated without a reference lookup per value (our schemas are not recursive)."""
+    if depth > 50:
+        raise ValueError("schema references nest too deeply")
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+            return _inline(defs[ref[len("#/$defs/"):]], defs, depth + 1)
+        return {k: _inline(v, defs, depth + 1) if k != "$defs" else v for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs, depth + 1) for v in node]
+    return node
+
+
 @functools.lru_cache(maxsize=None)
 def validator(name: str) -> jsonschema.protocols.Validator:
     document = schema(name)
     cls = jsonschema.validators.validator_for(document)
     cls.check_schema(document)
-    return cls(document)
+    return cls(_inline(document, document.get("$defs", {})))
 
 
 def format_path(parts) -> str:
@@ -88,10 +103,8 @@ def raise_problems(found: list[tuple[str, str]], where: str) -> None:
 def def_validator(name: str, definition: str) -> jsonschema.protocols.Validator:
     """A validator for one ``$defs`` entry of schema ``name``."""
     document = schema(name)
-    sub = {"$schema": document.get("$schema"), "$defs": document["$defs"],
-           "$ref": f"#/$defs/{definition}"}
     cls = jsonschema.validators.validator_for(document)
-    return cls(sub)
+    return cls(_inline(document["$defs"][definition], document["$defs"]))
 
 
 def check_def(name: str, definition: str, document: Any, where: str, prefix: str = "") -> None:
