@@ -3,13 +3,12 @@ moves the game on between decisions (API.md, Python)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from . import effects
 from .actions import Decision
-from .errors import ContentError, IllegalAction, PluginError
-from .model import LOST, State
+from .errors import IllegalAction, PluginError
+from .model import State
 from .stages import Stage, Window
 
 
@@ -70,10 +69,6 @@ class Game:
     def events(self) -> list:
         """The whole log of events so far (a copy)."""
         return _copy_json(self.log)
-
-    @property
-    def seed(self):
-        return None
 
     def legal_actions(self, character: str) -> list:
         """Every action ``character`` may apply now, as action dicts (API.md).

@@ -69,7 +69,7 @@ def to_dict(game) -> dict:
     }
 
 
-def from_dict(data) -> "Game":
+def from_dict(data):
     from .content import ruleset_from_spec
     from .engine import Game
     from .yamlio import check_json_like

@@ -31,7 +31,7 @@ def _shark_explain(game, action):
     from lifeboat_rules.rules.overboard import OverboardWindow
     who = game.state.characters[action["by"]]
     if not (who.lost and who.ghost):
-        return "R-SHARK-2", f"only a ghost (a character lost at sea by falling overboard) calls the shark"
+        return "R-SHARK-2", "only a ghost (a character lost at sea by falling overboard) calls the shark"
     if not isinstance(game.top, OverboardWindow):
         return "R-SHARK-2", "the shark is called in the overboard window only"
     if action["by"] in game.top.called:
