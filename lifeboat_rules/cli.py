@@ -29,11 +29,19 @@ def _kind_of(document) -> str:
         return "scenario"
     if isinstance(document, dict):
         keys = set(document)
-        if keys & {"setup", "steps", "scenarios"}:
+        setup = document.get("setup")
+        # a content file may have a `setup` section too; a scenario's setup names the seats
+        if keys & {"steps", "scenarios", "expect"} or (isinstance(setup, dict) and "seats" in setup):
             return "scenario"
         if keys and keys <= {"characters", "provisions", "navigation", "setup"}:
             return "content"
+        if "setup" in keys and not keys & RULESET_KEYS:
+            return "scenario"
     return "ruleset"
+
+
+RULESET_KEYS = frozenset({"extends", "expansions", "variants", "options", "plugins", "overrides",
+                          "description"})
 
 
 def _validate(args) -> int:

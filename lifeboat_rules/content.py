@@ -10,6 +10,7 @@ checked for consistency. Any problem is a ``ContentError`` naming the file and t
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
 import importlib
 import json
@@ -117,7 +118,7 @@ def check_fragment(document: Any, where: str) -> None:
     """A content file (any of the four sections) against the content schema."""
     if not isinstance(document, dict):
         raise ContentError("a content file is a mapping of characters, provisions, navigation "
-                           "and setup", where)
+                           "and setup", where, "(top)")
     check_json_like(document, where)
     schemas.check("content", document, where)
 
@@ -132,12 +133,21 @@ def merge_file(content: dict, path: str | os.PathLike) -> dict:
 def build_content(raw: dict, where: str, effect_names) -> Content:
     """Validate the merged content and build its records; every problem is reported."""
     check_json_like(raw, where)
+    content, found = content_problems(raw, effect_names)
+    if found:
+        schemas.raise_problems(found, where)
+    return content
+
+
+def content_problems(raw: dict, effect_names) -> tuple[Content | None, list]:
+    """``(content, [])`` for valid merged content, else ``(None, [(path, message), ...])``
+    listing every problem (schema first; consistency once the schema holds)."""
     found = schemas.problems("content", raw)
     for section in ("characters", "provisions", "navigation", "setup"):
         if section not in raw:
             found.append((section, "the section is missing"))
     if found:
-        schemas.raise_problems(found, where)
+        return None, found
     setup = {"starting_hand": 1, "rowing_draws": 2, "seagulls_to_land": 4,
              "removed_provisions": [], **raw["setup"]}
     if "players" not in setup:
@@ -206,56 +216,93 @@ def build_content(raw: dict, where: str, effect_names) -> Content:
     if not navigation:
         found.append(("navigation", "the navigation deck is empty"))
     if found:
-        schemas.raise_problems(found, where)
-    return Content(characters, provisions, navigation, setup, raw)
+        return None, found
+    return Content(characters, provisions, navigation, setup, raw), []
 
 
 # --------------------------------------------------------------------------- plugins by name
 
 @functools.lru_cache(maxsize=1)
 def entry_point_plugins() -> dict:
-    """Plugins registered by installed packages in the entry-point group ``lifeboat_rules``."""
-    found = {}
+    """Plugins registered by installed packages in the entry-point group ``lifeboat_rules``:
+    ``{name: [import path, ...]}`` (more than one path: two packages claim the name)."""
+    found: dict = {}
     try:
         points = metadata.entry_points(group=ENTRY_POINT_GROUP)
     except Exception:  # pragma: no cover - broken metadata must not break loading
         return found
     for point in points:
-        found.setdefault(point.name, point.value)
+        values = found.setdefault(point.name, [])
+        if point.value not in values:
+            values.append(point.value)
     return found
 
 
-def plugin_target(name: str) -> str:
+def known_plugin_names() -> list:
+    """Every plugin name a ruleset may use without a module path: the shipped expansions and
+    variants and every entry point of the group ``lifeboat_rules``."""
+    return sorted(set(SHIPPED_PLUGINS) | set(entry_point_plugins()))
+
+
+PLUGIN_WORDS = {"expansions": "expansion", "variants": "variant", "plugins": "plugin"}
+
+
+def plugin_target(name: str, where: str | None = None, path: str | None = None) -> str:
     """The import path of a plugin named in a ruleset: an entry-point name, a shipped
     expansion or variant, or an importable module path (``package.module[:attribute]``)."""
-    points = entry_point_plugins()
-    if name in points:
-        return points[name]
+    points = entry_point_plugins().get(name)
+    if points:
+        if len(points) > 1:
+            raise ContentError(f"the plugin name {name!r} is registered by more than one installed "
+                               f"package (entry points {', '.join(points)} in group "
+                               f"{ENTRY_POINT_GROUP!r}); name the module instead", where, path)
+        return points[0]
     if name in SHIPPED_PLUGINS:
         return SHIPPED_PLUGINS[name]
     return name
 
 
-def import_plugin(name: str, where: str, path: str):
-    target = plugin_target(name)
+def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
+    """The plugin object a ruleset names (a module, or ``module:attribute``). Every way this
+    can fail is a ``ContentError`` naming the plugin and the place in the ruleset."""
+    word = PLUGIN_WORDS.get(section, "plugin")
+    target = plugin_target(name, where, path)
     module_name, _, attribute = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name) and "." not in name and name not in entry_point_plugins():
-            raise ContentError(f"unknown plugin {name!r} (no entry point in group "
-                               f"{ENTRY_POINT_GROUP!r} and no module of that name)", where, path) from None
-        raise ContentError(f"plugin {name!r} cannot be imported: {exc}", where, path) from None
+        missing = exc.name or ""
+        if target == name and (module_name == missing or module_name.startswith(missing + ".")):
+            known = known_plugin_names()
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ContentError(f"unknown {word} {name!r}: no module of that name and no entry point "
+                               f"in group {ENTRY_POINT_GROUP!r} (known names: "
+                               f"{', '.join(known) or 'none'}){hint}", where, path) from None
+        raise ContentError(f"{word} {name!r} cannot be imported ({target}): {exc}", where, path) from None
+    except SyntaxError as exc:
+        raise ContentError(f"{word} {name!r} cannot be imported ({target}): SyntaxError in "
+                           f"{exc.filename}, line {exc.lineno}: {exc.msg}", where, path) from None
     except Exception as exc:
-        raise ContentError(f"plugin {name!r} failed to import: {type(exc).__name__}: {exc}",
-                           where, path) from None
+        raise ContentError(f"{word} {name!r} failed to import ({target}): {type(exc).__name__}: "
+                           f"{exc}{_origin(exc)}", where, path) from None
     if attribute:
         try:
             return getattr(module, attribute)
         except AttributeError:
-            raise ContentError(f"plugin {name!r}: module {module_name} has no {attribute!r}",
+            raise ContentError(f"{word} {name!r}: module {module_name} has no {attribute!r}",
                                where, path) from None
     return module
+
+
+def _origin(exc: BaseException) -> str:
+    """`` (file, line N)`` of the innermost frame of an exception, for messages."""
+    tb = exc.__traceback__
+    if tb is None:
+        return ""
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f" ({tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno})"
 
 
 # --------------------------------------------------------------------------- rulesets
@@ -318,7 +365,7 @@ def _flatten(source, base_dir: str, seen: tuple) -> tuple[dict, str]:
     if spec is None:
         spec = {}
     if not isinstance(spec, dict):
-        raise ContentError("a ruleset is a mapping", where)
+        raise ContentError("a ruleset is a mapping", where, "(top)")
     check_json_like(spec, where)
     schemas.check("ruleset", spec, where)
     if identity is not None and identity in seen:

@@ -28,6 +28,19 @@ def zone(game, name: str) -> list:
     return getattr(state, name)
 
 
+# --------------------------------------------------------------------------- hook answers
+
+MAX_AMOUNT = 1000   # damage, or thirsts, a hook may answer at once (a whole number 0..1000)
+
+
+def hook_nonsense(hook: str, answer, what: str):
+    """Refuse a hook's answer that cannot enter the state: ``apply`` rolls back and raises a
+    ``PluginError`` naming the plugins that implement ``hook`` (``Rules.blame``)."""
+    from .plugins import HookResultError
+    from .refusals import _short
+    raise HookResultError(hook, f"answered {_short(answer)} {what}")
+
+
 # --------------------------------------------------------------------------- damage and status
 
 def _status_event(game, character, old: str) -> None:
@@ -43,7 +56,9 @@ def damage(game, who: str, amount: int, cause: str) -> int:
     """``who`` takes ``amount`` damage from ``cause`` (after the ``lifeboat_damage`` hook).
     Returns the damage taken. Damage is never negative."""
     amount = game.rules.hook.lifeboat_damage(game=game, character=who, amount=amount, cause=cause)
-    if not amount or amount <= 0:
+    if type(amount) is not int or not 0 <= amount <= MAX_AMOUNT:
+        hook_nonsense("lifeboat_damage", amount, f"as the damage {who} takes ({cause})")
+    if amount == 0:
         return 0
     character = game.state.characters[who]
     old = character.status

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import effects
 from .actions import Decision
-from .errors import IllegalAction, PluginError
+from .errors import IllegalAction
 from .model import State
 from .stages import Stage, Window
 
@@ -22,12 +22,25 @@ def _copy_json(value):
     return value
 
 
-def _copy_flat(action: dict) -> dict:
-    copy = action.copy()
-    for key, value in copy.items():
-        if type(value) is list:
-            copy[key] = value[:]
+def _copy_event(event: dict) -> dict:
+    """A copy of an event: most are flat, so copy the mapping and only nested values deeply."""
+    copy = event.copy()
+    for key, value in event.items():
+        kind = type(value)
+        if kind is list or kind is dict:
+            copy[key] = _copy_json(value)
     return copy
+
+
+def _copy_actions(actions: list, list_types: frozenset) -> list:
+    """Copies of listed actions; those with a list field (place, offer) get their own lists."""
+    out = list(map(dict.copy, actions))
+    for action in out:
+        if action["type"] in list_types:
+            for key, value in action.items():
+                if type(value) is list:
+                    action[key] = value[:]
+    return out
 
 
 class Game:
@@ -76,12 +89,12 @@ class Game:
         Cards are listed under every name ``apply`` accepts (each instance id and each kind);
         trade offers, whose choice is open-ended, in a canonical form (single-card gifts).
         """
-        if type(character) is not str:
-            return []
+        if type(character) is not str or character not in self.state.characters:
+            return []   # (not cached: asking about any string must not grow the game)
         cached = self._legal.get(character)
         if cached is None:
             cached = self._legal[character] = self._compute_legal(character)
-        return [_copy_flat(a) for a in cached]
+        return _copy_actions(cached, self.rules.list_types)
 
     def apply(self, action: Any) -> list:
         """Apply one action and move the game on to the next decisions.
@@ -102,15 +115,26 @@ class Game:
             problem = rules.types[kind].explain(self, action)
             if problem is not None:
                 raise IllegalAction(f"{problem[0]}: {problem[1]}", problem[0])
+            if rules.legal_hook is not None and by in state.characters:
+                # a plugin forbids an open-ended type by removing all its listed forms
+                legal = self._legal.get(by)
+                if legal is None:
+                    legal = self._legal[by] = self._compute_legal(by)
+                if not any(a.get("type") == kind for a in legal):
+                    raise IllegalAction(f"plugin: {kind} is forbidden now by "
+                                        f"{', '.join(rules.implementers('lifeboat_legal_actions'))}",
+                                        "plugin")
         else:
             legal = self._legal.get(by)
             if legal is None:
-                legal = self._legal[by] = self._compute_legal(by) if by in state.characters else []
+                if by not in state.characters:
+                    self._refuse(action)   # (nothing cached for an unknown name)
+                legal = self._legal[by] = self._compute_legal(by)
             try:
-                found = action in legal
-            except Exception:  # a value whose comparison raises
-                found = False
-            if not found:
+                # the listed form is applied and logged: plain str and list values, whatever
+                # the client's values were (a str subclass, an object equal to anything)
+                action = legal[legal.index(action)]
+            except Exception:  # not listed, or a value whose comparison raises
                 self._refuse(action)
         return self._transact(_copy_json(action))
 
@@ -235,7 +259,12 @@ class Game:
                     free = [a for a in free if not top.claims(self, a)]
             found.extend(free)
         if self.rules.legal_hook is not None:
-            self.rules.legal_hook(game=self, character=character, actions=found)
+            try:
+                self.rules.legal_hook(game=self, character=character, actions=found)
+            except Exception as exc:
+                if not self._guarded:
+                    raise
+                raise self.rules.plugin_error(exc, f"listing the legal actions of {character}") from exc
         return found
 
     def _transact(self, action: dict) -> list:
@@ -257,15 +286,12 @@ class Game:
             del self.log[mark:]
             self._legal = {}
             self._refresh()
-            plugin = self.rules.blame(exc)
-            if isinstance(exc, IllegalAction) and plugin is None:
+            error = self.rules.plugin_error(exc, f"applying {action.get('type')}")
+            if error is exc:
                 raise
-            error = PluginError(
-                f"plugin {plugin or '(unknown)'} failed while applying {action.get('type')}: "
-                f"{type(exc).__name__}: {exc}", plugin or "(unknown)")
             raise error from exc
         self._legal = {}
-        return [_copy_json(e) for e in self.log[mark:]]
+        return [_copy_event(e) for e in self.log[mark:]]
 
     def _refresh(self) -> None:
         top = self.top

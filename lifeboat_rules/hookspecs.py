@@ -15,7 +15,13 @@ Two families:
   a wrapper (``@hookimpl(wrapper=True)``, ``result = yield``) adjusts the base answer on its
   way. Game hooks change the game only through ``lifeboat_rules.effects`` (the one path that
   emits events). A game hook that raises makes ``apply`` refuse the action with a
-  ``PluginError`` naming the plugin, and the game is left as it was.
+  ``PluginError`` naming the plugin, and the game is left as it was (so do ``legal_actions``
+  and ``new_game``).
+
+The engine calls a game hook only where some plugin implements it, except the hooks the base
+game answers itself (``lifeboat_damage``, ``lifeboat_thirst``, ``lifeboat_overboard``,
+``lifeboat_score``, ``lifeboat_phases``), which are called once per event, never per legal
+action. docs/house-rules.md has this list as a table and a worked example.
 """
 
 from __future__ import annotations
@@ -73,8 +79,11 @@ def lifeboat_phases() -> list:
 
 @hookspec
 def lifeboat_deal(game) -> None:
-    """A dealt game has just been set up (R-SETUP); not called for an explicit setup
-    (SCENARIOS.md: what a variant does when dealing is not added to a scenario)."""
+    """Setup: a dealt game has just been set up (R-SETUP), before its first phase begins;
+    change it through ``lifeboat_rules.effects`` (the quick variant deals damage and a seagull
+    here). Not called for an explicit setup (SCENARIOS.md: what a variant does when dealing is
+    not added to a scenario). Setup numbers (player counts, starting hand, removed provisions)
+    are content: change them in ``lifeboat_content``."""
 
 
 @hookspec
@@ -93,6 +102,8 @@ def lifeboat_legal_actions(game, character: str, actions: list) -> None:
 
     An added action must be resolved by a registered action type or by
     ``lifeboat_resolve_action``; removing one forbids it (``apply`` refuses what is not listed).
+    Open-ended types (trade offers) are listed in a canonical form only: removing every
+    listed form of such a type forbids the type for that character now.
     """
 
 

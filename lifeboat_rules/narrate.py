@@ -84,6 +84,14 @@ def describe(event: dict) -> str | None:
         scores = get("scores", {})
         ranking = ", ".join(f"{c} {s}" for c, s in sorted(scores.items(), key=lambda i: -i[1]))
         return f"GAME OVER. Scores: {ranking}. Winner(s): {_names(get('winners'))}"
+    if kind == "cannibalism":
+        return f"{get('character')} wants to eat the body of {get('target')}"
+    if kind == "object":
+        return f"{get('character')} objects"
+    if kind == "eaten":
+        return f"{get('by')} and the others eat {get('character')}"
+    if kind == "kept":
+        return f"{get('character')} keeps the {get('kind')} face up"
     if kind == "flare":
         return f"{get('character')} fires the flare gun"
     if kind == "parasol":

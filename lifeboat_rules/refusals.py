@@ -14,7 +14,14 @@ MAX_TEXT = 200
 
 
 def _short(value) -> str:
-    text = repr(value)
+    """A short repr for a message, whatever the value (a huge int or string, a cycle, an
+    object whose repr raises): words about bad input must not fail themselves."""
+    if type(value) is str and len(value) > 60:
+        value = value[:60]
+    try:
+        text = repr(value)
+    except Exception:   # ints past the str-conversion limit, hostile __repr__, deep nesting
+        text = f"<a {type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

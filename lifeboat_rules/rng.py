@@ -13,8 +13,12 @@ GOLDEN = 0x9E3779B97F4A7C15
 
 
 def seed_state(seed: int) -> int:
-    """The generator state for a seed (any int, negative included)."""
-    return (seed * GOLDEN) & MASK if seed else GOLDEN
+    """The generator state for a seed (any int, negative included).
+
+    The seed is mixed once: with ``seed * GOLDEN`` as the state, seeds 0 and 1 dealt the same
+    game and every seed replayed its neighbour's draws shifted by one (R-SETUP-2..6: dealt at
+    random, shuffled)."""
+    return Rng(seed & MASK).next64()
 
 
 class Rng:

@@ -86,12 +86,14 @@ def from_dict(data):
     for index, event in enumerate(data["log"]):   # the schema leaves the items to this loop
         if type(event) is not dict or type(event.get("type")) is not str:
             raise ContentError("an event is a mapping with a string 'type'", WHERE, f"log[{index}]")
+    _check_plugins_known(data["ruleset"])
     try:
         ruleset = ruleset_from_spec(data["ruleset"])
     except ContentError as exc:
         raise ContentError(f"its ruleset cannot be loaded: {exc}", WHERE, "ruleset") from None
     state = _state(ruleset, data["state"])
     game = Game(ruleset, state, _copy(data["log"]))
+    _check_stack_and_result(game)
     try:
         game._refresh()
         for who in state.characters:
@@ -102,8 +104,80 @@ def from_dict(data):
     except Exception as exc:
         raise ContentError(f"the state is not one a game can be in ({type(exc).__name__}: {exc})",
                            WHERE, "state.stack") from None
+    if not state.over and not game._pending:
+        # to_dict is only ever called while the game waits for someone (or once it is over)
+        raise ContentError("the game is not over and waits for nobody", WHERE, "state.stack")
+    for decision in game._pending:
+        who = state.characters[decision.by]
+        if not (who.awake or (who.ghost and state.stack[-1].KIND in ruleset.rules.ghost_kinds)):
+            raise ContentError(f"{decision.by} is {who.status} and cannot decide (R-STATUS)", WHERE,
+                               "state.stack")
     game._legal = {}
     return game
+
+
+def _check_plugins_known(spec: dict) -> None:
+    """Reading a saved game imports no module it names: its expansions, variants and plugins
+    must be shipped, registered as entry points, or already imported (by loading the ruleset
+    that uses them). Saved data is data; a module name in it is not a reason to run code."""
+    import sys
+
+    from .content import plugin_target
+    for section in ("expansions", "variants", "plugins"):
+        for index, name in enumerate(spec[section]):
+            module = plugin_target(name, WHERE, f"ruleset.{section}[{index}]").partition(":")[0]
+            if module not in sys.modules and not _installed_plugin(name):
+                raise ContentError(
+                    f"{name!r} is not a shipped or installed plugin and is not loaded: load the "
+                    "ruleset that uses it (or import it) before reading the game", WHERE,
+                    f"ruleset.{section}[{index}]")
+
+
+def _installed_plugin(name: str) -> bool:
+    from .content import SHIPPED_PLUGINS, entry_point_plugins
+    return name in SHIPPED_PLUGINS or name in entry_point_plugins()
+
+
+def _check_stack_and_result(game) -> None:
+    """What the stages hold (their ``problems``: characters in play, stakes that can be
+    settled), the stack's shape (a phase's stage at the bottom, no other), and a result whose
+    scores add up and name the winners (R-SCORE-8)."""
+    state = game.state
+    problems = []
+    stack = state.stack
+    if state.over:
+        if stack:
+            problems.append(("state.stack", "a game that is over waits on no stage"))
+    elif not stack[0].PHASE or any(stage.PHASE for stage in stack[1:]):
+        problems.append(("state.stack", "a phase's stage is at the bottom of the stack, and only there"))
+    for index, stage in enumerate(stack):
+        for field, message in stage.problems(game):
+            problems.append((f"state.stack[{index}].{field}", message))
+    result = state.result
+    if result is not None:
+        scores, breakdown = result["scores"], result["breakdown"]
+        if set(scores) != set(state.characters) or set(breakdown) != set(state.characters):
+            problems.append(("state.result", "a score and its parts for every character in play"))
+        else:
+            for who, score in scores.items():
+                if sum(breakdown[who].values()) != score:
+                    problems.append((f"state.result.scores.{who}", "the score is not the sum of its parts"))
+            best = max(scores.values())
+            if sorted(result["winners"]) != sorted(c for c, v in scores.items() if v == best):
+                problems.append(("state.result.winners", "the winners are the highest scores"))
+            elif _rescored(game) != breakdown:
+                problems.append(("state.result", "not the result the state scores (R-SCORE)"))
+    if problems:
+        schemas.raise_problems(problems, WHERE)
+
+
+def _rescored(game) -> dict | None:
+    """The score parts the ruleset gives the state (None if its scoring fails on it)."""
+    from .rules.scoring import score_game
+    try:
+        return score_game(game)["breakdown"]
+    except Exception:
+        return None
 
 
 def _state(ruleset, data: dict) -> State:
@@ -213,10 +287,13 @@ def _state(ruleset, data: dict) -> State:
         problem("stack", "a game that is not over waits on a stage")
     if problems:
         schemas.raise_problems(problems, WHERE)
+    # in the ruleset's order, whatever the order of the keys (JSON objects have none): the
+    # order characters are gone through in (end of round, scores) must not depend on storage
+    rank = {cid: index for index, cid in enumerate(content.characters)}
     characters = {cid: Character(cid, c["size"], c["survival"], c["damage"], c["lost"], c["ghost"],
                                  c["hand"][:], c["front"][:], c["love"], c["hate"], c["rowed"],
                                  c["fought"], c["parasol_active"])
-                  for cid, c in chars.items()}
+                  for cid, c in sorted(chars.items(), key=lambda item: rank[item[0]])}
     return State(
         characters=characters, kinds=dict(kinds),
         navcards={nid: NavigationCard.from_data(nid, card) for nid, card in navcards.items()},

@@ -14,6 +14,15 @@ from .actions import Decision
 
 _FIELDS: dict[type, tuple] = {}
 
+# What a stage's fields refer to (a stage's ``REFS``), checked when a saved game is read
+# (``saving.from_dict``): a field named there must hold what its kind says, in that game.
+CHARACTER = "character"          # a character in play
+CHARACTERS = "characters"        # a list of characters in play
+COUNT = "count"                  # an int >= 0
+COUNTS = "counts"                # {character: int >= 0}
+STATUSES = "statuses"            # {character: awake | unconscious | dead | lost}
+STAKE = "stake"                  # what a fight or an answer decides: {act, actor, target, card?}
+
 
 def _fields(cls) -> tuple:
     names = _FIELDS.get(cls)
@@ -38,6 +47,7 @@ class Stage:
     NAME = "stage"
     KIND = None
     PHASE = False
+    REFS = {}   # field -> what it holds (CHARACTER, ...), checked by saving.from_dict
 
     def start(self, game) -> None:
         """A phase's stage has just been pushed and its phase announced: set it going."""
@@ -65,6 +75,11 @@ class Stage:
         """What ``viewer`` sees privately while deciding here (a view's ``decision``)."""
         return None
 
+    def problems(self, game) -> list:
+        """What is wrong with this stage's data in ``game`` (a saved game being read), as
+        ``[(field, message)]``; by default, what ``REFS`` says the fields hold."""
+        return ref_problems(self, game)
+
     def clone(self) -> "Stage":
         cls = type(self)
         new = object.__new__(cls)
@@ -90,6 +105,7 @@ class Window(Stage):
     window action by anyone (R-WIN-2); the window closes when none is pending.
     """
     NAME = "window"
+    REFS = {"passed": CHARACTERS}
     passed: list = attrs.Factory(list)
 
     def candidates(self, game) -> list:
@@ -141,6 +157,45 @@ class Window(Stage):
 
     def close(self, game) -> None:
         """Resolve the window once nobody is pending."""
+
+
+def ref_problems(stage: Stage, game) -> list:
+    """The fields of ``stage`` that do not hold what its ``REFS`` say, as (field, message)."""
+    state = game.state
+    chars = state.characters
+    out = []
+
+    def character(field, value):
+        if type(value) is not str or value not in chars:
+            out.append((field, f"{str(value)[:40]!r} is not a character in play"))
+
+    for field, kind in stage.REFS.items():
+        value = getattr(stage, field)
+        if kind == CHARACTER:
+            character(field, value)
+        elif kind == CHARACTERS:
+            for index, item in enumerate(value):
+                character(f"{field}[{index}]", item)
+        elif kind == COUNT:
+            if type(value) is not int or value < 0:
+                out.append((field, "must be a whole number >= 0"))
+        elif kind in (COUNTS, STATUSES):
+            for key, item in value.items():
+                character(f"{field}.{key}", key)
+                if kind == COUNTS and (type(item) is not int or item < 0):
+                    out.append((f"{field}.{key}", "must be a whole number >= 0"))
+                if kind == STATUSES and item not in ("awake", "unconscious", "dead", "lost"):
+                    out.append((f"{field}.{key}", f"{str(item)[:40]!r} is not a status"))
+        elif kind == STAKE:
+            act = game.rules.types.get(value.get("act")) if type(value.get("act")) is str else None
+            if act is None or act.settle is None:
+                out.append((f"{field}.act", "must name an action type that settles a stake"))
+            character(f"{field}.actor", value.get("actor"))
+            character(f"{field}.target", value.get("target"))
+            card = value.get("card")
+            if card is not None and card != "hand" and (type(card) is not str or card not in state.kinds):
+                out.append((f"{field}.card", f"{str(card)[:40]!r} is not a card of the game"))
+    return out
 
 
 def decisions(stage: Stage, game) -> list:

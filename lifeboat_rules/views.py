@@ -12,7 +12,8 @@ def view(game, viewer: str | None) -> dict:
     state = game.state
     chars = state.characters
     if viewer is not None and (type(viewer) is not str or viewer not in chars):
-        raise ValueError(f"unknown character {viewer!r}: a view is of a character in play, or None")
+        from .refusals import _short   # a repr that cannot fail, whatever was passed
+        raise ValueError(f"unknown character {_short(viewer)}: a view is of a character in play, or None")
     kinds = state.kinds
     characters = {}
     for who, ch in chars.items():

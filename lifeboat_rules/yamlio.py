@@ -9,6 +9,7 @@ instead of eating time or memory (API.md, Errors).
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any
 
 import yaml
@@ -17,46 +18,77 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import ContentError
 
-MAX_BYTES = 1024 * 1024          # content and scenario files are a few KiB; 1 MiB is generous
-MAX_DEPTH = 64                   # nesting of mappings and sequences
-MAX_NODES = 100_000              # nodes once every alias is expanded
+# Limits (docs/reliability.md). The base content and the scenario files are a few KiB and at
+# most a thousand or so nodes; these leave a wide margin and keep the worst file to well under a
+# second on one core of the CI machine.
+MAX_BYTES = 512 * 1024           # bytes of one file
+MAX_DEPTH = 64                   # nesting of mappings and sequences (block and flow)
+MAX_NODES = 20_000               # nodes, counted once every alias is expanded
+MAX_CHARS = 1024 * 1024          # characters of the scalars, counted once every alias is expanded
+
+
+class _Limit(Exception):
+    """A limit of this module was passed (turned into a ContentError naming the place)."""
+
+    def __init__(self, message: str, mark=None):
+        super().__init__(message)
+        self.mark = mark
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """The safe loader, with a depth limit while composing and an expanded-size limit after."""
+    """The safe loader, with limits on depth and nodes while composing (so that a hostile
+    document is refused before it is read to its end) and on the expanded size after."""
 
     def __init__(self, stream):
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0
 
     def compose_node(self, parent, index):
         self._depth += 1
+        self._nodes += 1
         try:
             if self._depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark
-                raise ContentError(f"nested deeper than {MAX_DEPTH} levels (line {mark.line + 1})")
+                raise _Limit(f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+            if self._nodes > MAX_NODES:
+                raise _Limit(f"more than {MAX_NODES} nodes", self.peek_event().start_mark)
             return Composer.compose_node(self, parent, index)
         finally:
             self._depth -= 1
 
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError) as exc:
+            # a scalar its tag cannot be made from: an integer of thousands of digits, a
+            # date that does not exist (2001-02-30)
+            raise _Limit(f"a value that cannot be read: {exc}", node.start_mark) from None
 
-def _expanded_size(root: Node) -> int:
-    """Nodes in the document once aliases are expanded; refuses cycles and alias bombs."""
-    sizes: dict[int, int] = {}
+    def fetch_flow_collection_start(self, token_class):
+        # flow nesting ([[[[...) is refused as it is scanned, before the parser sees it
+        if self.flow_level >= MAX_DEPTH:
+            raise _Limit(f"nested deeper than {MAX_DEPTH} levels", self.get_mark())
+        return super().fetch_flow_collection_start(token_class)
+
+
+def _expanded_size(root: Node) -> tuple[int, int]:
+    """(nodes, scalar characters) in the document once aliases are expanded; refuses cycles
+    and alias bombs (in nodes, or in characters: one long string repeated by aliases)."""
+    sizes: dict[int, tuple[int, int]] = {}
     active: set[int] = set()
 
-    def size(node: Node) -> int:
+    def size(node: Node) -> tuple[int, int]:
         key = id(node)
         known = sizes.get(key)
         if known is not None:
             return known
         if key in active:
-            raise ContentError("a recursive alias (a node that contains itself)")
+            raise _Limit("a recursive alias (a node that contains itself)", node.start_mark)
         if isinstance(node, ScalarNode):
-            total = 1
+            total = (1, len(node.value))
         else:
             active.add(key)
-            total = 1
+            nodes, chars = 1, 0
             if isinstance(node, SequenceNode):
                 children = node.value
             elif isinstance(node, MappingNode):
@@ -64,11 +96,17 @@ def _expanded_size(root: Node) -> int:
             else:  # pragma: no cover - PyYAML has no other node kinds
                 children = []
             for child in children:
-                total += size(child)
-                if total > MAX_NODES:
-                    raise ContentError(
-                        f"too large once its aliases are expanded (over {MAX_NODES} nodes)")
+                more_nodes, more_chars = size(child)
+                nodes += more_nodes
+                chars += more_chars
+                if nodes > MAX_NODES:
+                    raise _Limit(f"too large once its aliases are expanded (over {MAX_NODES} "
+                                 "nodes)", child.start_mark)
+                if chars > MAX_CHARS:
+                    raise _Limit(f"too large once its aliases are expanded (over {MAX_CHARS} "
+                                 "characters)", child.start_mark)
             active.discard(key)
+            total = (nodes, chars)
         sizes[key] = total
         return total
 
@@ -79,8 +117,13 @@ def _where(source: str | os.PathLike | None) -> str:
     return str(source) if source is not None else "<text>"
 
 
+def _place(mark) -> str | None:
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else None
+
+
 def parse_yaml(data: bytes | str, source: str | os.PathLike | None = None) -> Any:
-    """Parse one YAML document safely; any failure is a ContentError naming ``source``."""
+    """Parse one YAML document safely; any failure is a ContentError naming ``source`` and,
+    where it can, the line and column."""
     where = _where(source)
     if isinstance(data, bytes):
         if len(data) > MAX_BYTES:
@@ -88,39 +131,53 @@ def parse_yaml(data: bytes | str, source: str | os.PathLike | None = None) -> An
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ContentError(f"not UTF-8 text (byte {exc.start})", where) from None
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise ContentError("not UTF-8 text", where, f"line {line}, byte {exc.start}") from None
     else:
         text = data
         if len(text) > MAX_BYTES:
             raise ContentError(f"larger than {MAX_BYTES} characters", where)
-    loader = _BoundedLoader(text)
+    loader = None
     try:
+        loader = _BoundedLoader(text)   # (reading checks the characters: NUL and the like)
         node = loader.get_single_node()
         if node is None:
             return None
         _expanded_size(node)
         return loader.construct_document(node)
+    except _Limit as exc:
+        raise ContentError(str(exc), where, _place(exc.mark)) from None
     except ContentError as exc:
         raise ContentError(str(exc), where) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
-        raise ContentError(f"invalid YAML: {problem}", where, place) from None
+        raise ContentError(f"invalid YAML: {problem}", where, _place(mark)) from None
+    except yaml.reader.ReaderError as exc:
+        # a character YAML does not allow (NUL, most control characters)
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise ContentError(f"invalid YAML: the character {chr(exc.character)!r} is not allowed"
+                           if isinstance(exc.character, int) else f"invalid YAML: {exc.reason}",
+                           where, f"line {line}, column {column}") from None
     except yaml.YAMLError as exc:
         raise ContentError(f"invalid YAML: {exc}", where) from None
     except RecursionError:
         raise ContentError("nested too deeply", where) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def read_yaml(path: str | os.PathLike) -> Any:
     """Read and parse a YAML file, refusing files that are too large before reading them."""
     where = _where(path)
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            # a folder, a FIFO (reading would wait for a writer), a device (/dev/zero)
+            raise ContentError("not a regular file", where)
+        if info.st_size > MAX_BYTES:
             raise ContentError(f"larger than {MAX_BYTES} bytes", where)
         with open(path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
@@ -131,23 +188,71 @@ def read_yaml(path: str | os.PathLike) -> Any:
     return parse_yaml(data, path)
 
 
+MAX_INT_BITS = 13_000            # integers JSON (and Python's int <-> str) can carry: ~3,900 digits
+MAX_JSON_DEPTH = 200             # nesting of data handed in as Python values (saved games, mappings)
+MAX_JSON_VALUES = 2_000_000      # values in one document, shared ones counted each time they occur
+
+
 def check_json_like(value: Any, where: str, path: str = "") -> None:
-    """Refuse values JSON cannot carry (YAML dates, binary, non-string keys, NaN)."""
-    stack = [(value, path)]
+    """Refuse values JSON cannot carry (YAML dates, binary, non-string keys, NaN, integers
+    too large to write, containers that contain themselves, nesting deeper than
+    ``MAX_JSON_DEPTH``, more than ``MAX_JSON_VALUES`` values), in bounded time."""
+    stack = [(value, path, 0)]
+    open_ids: set = set()           # containers on the path from the top (a cycle is refused)
+    budget = MAX_JSON_VALUES
     while stack:
-        item, at = stack.pop()
+        item, at, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise ContentError(f"more than {MAX_JSON_VALUES} values", where)
+        if item is _CLOSE:
+            open_ids.discard(at)
+            continue
         kind = type(item)
-        if kind is dict:
-            for key, sub in item.items():
-                if type(key) is not str:
-                    raise ContentError(f"mapping key {key!r} is not a string", where, at or None)
-                stack.append((sub, f"{at}.{key}" if at else key))
-        elif kind is list:
-            for index, sub in enumerate(item):
-                stack.append((sub, f"{at}[{index}]"))
+        if kind is dict or kind is list:
+            if depth >= MAX_JSON_DEPTH:
+                raise ContentError(f"nested deeper than {MAX_JSON_DEPTH} levels", where, at or "(top)")
+            key = id(item)
+            if key in open_ids:
+                raise ContentError("a value that contains itself", where, at or "(top)")
+            open_ids.add(key)
+            stack.append((_CLOSE, key, depth))
+            if kind is dict:
+                for name, sub in item.items():
+                    if type(name) is not str:
+                        raise ContentError(f"mapping key {_brief(name)} is not a string", where,
+                                           at or "(top)")
+                    if not name.isascii():
+                        stack.append((name, f"{at}.<key>" if at else "<key>", depth + 1))
+                    stack.append((sub, f"{at}.{name}" if at else name, depth + 1))
+            else:
+                for index, sub in enumerate(item):
+                    stack.append((sub, f"{at}[{index}]", depth + 1))
         elif kind is float:
             if item != item or item in (float("inf"), float("-inf")):
-                raise ContentError("not a finite number", where, at or None)
-        elif kind not in (str, int, bool) and item is not None:
-            raise ContentError(f"a value of type {kind.__name__} ({item!r:.40}) is not allowed here",
-                               where, at or None)
+                raise ContentError("not a finite number", where, at or "(top)")
+        elif kind is int:
+            if item.bit_length() > MAX_INT_BITS:
+                raise ContentError(f"an integer of more than {MAX_INT_BITS} bits", where, at or "(top)")
+        elif kind is str:
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ContentError("a string that is not Unicode text (a lone surrogate)",
+                                       where, at or "(top)") from None
+        elif kind is not bool and item is not None:
+            raise ContentError(f"a value of type {kind.__name__} ({_brief(item)}) is not allowed here",
+                               where, at or "(top)")
+
+
+_CLOSE = object()
+
+
+def _brief(value) -> str:
+    """A short repr that cannot fail (hostile ``__repr__``, huge ints, deep nesting)."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."

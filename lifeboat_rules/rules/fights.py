@@ -23,6 +23,7 @@ class FightWindow(Window):
     wins (``stake["act"]`` names the action type that settles it)."""
     NAME = "fight"
     KIND = "fight"
+    REFS = {**Window.REFS, "attackers": "characters", "defenders": "characters", "stake": "stake"}
     attackers: list = attrs.Factory(list)
     defenders: list = attrs.Factory(list)
     stake: dict = attrs.Factory(dict)

@@ -119,7 +119,14 @@ class Navigate(Stage):
     """The navigator looks at the rowing pile and chooses the card (R-NAV-2)."""
     NAME = "navigate"
     KIND = "navigate"
+    REFS = {"navigator": "character"}
     navigator: str = ""
+
+    def problems(self, game) -> list:
+        found = Stage.problems(self, game)
+        if not found and self.navigator != navigator(game):
+            found.append(("navigator", "the navigator is the awake character nearest the stern (R-NAV-1)"))
+        return found
 
     def pending(self, game) -> list:
         state = game.state

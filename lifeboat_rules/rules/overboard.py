@@ -30,10 +30,16 @@ class OverboardWindow(Window):
     and chum played; ghosts may call the shark (R-SHARK-2)."""
     NAME = "overboard"
     KIND = "overboard"
+    REFS = {**Window.REFS, "fallen": "characters", "fell_as": "statuses", "called": "characters"}
     fallen: list = attrs.Factory(list)
     fell_as: dict = attrs.Factory(dict)   # status of each fallen character when it fell
     chum: bool = False                    # chum was played in this window
     called: list = attrs.Factory(list)    # ghosts who called the shark
+
+    def problems(self, game) -> list:
+        return Window.problems(self, game) + [
+            ("fell_as", f"no status for {who}") for who in self.fallen
+            if type(who) is str and who not in self.fell_as]
 
     def claimed_available(self, game, character: str) -> bool:
         from .playing import _preservers
@@ -89,8 +95,12 @@ class OverboardWindow(Window):
 
 def start_overboard(game, card) -> None:
     """R-OVER-1: everyone on board named in the overboard list falls."""
-    fallen = game.rules.hook.lifeboat_overboard(game=game, card=card) or []
+    fallen = game.rules.hook.lifeboat_overboard(game=game, card=card)
     state = game.state
+    if type(fallen) not in (list, tuple) or any(type(c) is not str or c not in state.characters
+                                                 for c in fallen):
+        effects.hook_nonsense("lifeboat_overboard", fallen,
+                              "as who falls overboard: a list of characters in play (R-OVER-1)")
     fallen = [c for c in state.seats if c in fallen]
     if not fallen:
         return

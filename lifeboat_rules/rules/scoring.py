@@ -64,7 +64,12 @@ def score_game(game) -> dict:
     breakdown = {}
     for who in game.state.characters:
         parts = hook(game=game, character=who)
-        breakdown[who] = {str(k): int(v) for k, v in parts.items()}
+        if type(parts) is not dict or any(type(k) is not str or type(v) is not int
+                                          for k, v in parts.items()):
+            from .. import effects
+            effects.hook_nonsense("lifeboat_score", parts,
+                                  f"as {who}'s score parts: {{part: whole number}} (R-SCORE)")
+        breakdown[who] = dict(parts)
     scores = {who: sum(parts.values()) for who, parts in breakdown.items()}
     best = max(scores.values()) if scores else 0
     winners = [who for who, score in scores.items() if score == best]

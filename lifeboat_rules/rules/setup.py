@@ -140,7 +140,8 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
         from ..validation import raise_problems
         raise_problems(problems, where)
 
-    characters = {who: _character(content, who) for who in in_play}
+    # in the ruleset's order, as in a dealt game and a restored one (saving.from_dict)
+    characters = {who: _character(content, who) for who in content.characters if who in in_play}
     for who in lost:
         characters[who].lost = True
         characters[who].ghost = True   # their players remain, as ghosts (SCENARIOS.md)
@@ -195,7 +196,7 @@ def start(ruleset, players=None, seed=None, setup=None, where="<setup>"):
         game = Game(ruleset, state)
         effects.emit(game, {"type": "setup", "seats": state.seats[:],
                             "players": len(state.characters), "seed": seed, "dealt": False})
-        game._start(phase)
+        _begin(game, phase)
         return game
     if players is None:
         raise ValueError("new_game needs players=N (R-SETUP-1) or an explicit setup={...}")
@@ -203,7 +204,21 @@ def start(ruleset, players=None, seed=None, setup=None, where="<setup>"):
     game = Game(ruleset, state)
     effects.emit(game, {"type": "setup", "seats": state.seats[:], "players": players,
                         "seed": seed, "dealt": True})
-    if ruleset.rules.has_hook("lifeboat_deal"):
-        ruleset.rules.hook.lifeboat_deal(game=game)
-    game._start()
+    _begin(game, None, deal=ruleset.rules.has_hook("lifeboat_deal"))
     return game
+
+
+def _begin(game, phase, deal: bool = False) -> None:
+    """Run the dealing hook and begin the first phase; an error raised by plugin code there
+    is a ``PluginError`` naming the plugin (as in ``apply``)."""
+    try:
+        if deal:
+            game.rules.hook.lifeboat_deal(game=game)
+        game._start(phase)
+    except Exception as exc:
+        if not game.rules.guarded:
+            raise
+        error = game.rules.plugin_error(exc, "starting the game")
+        if error is exc:
+            raise
+        raise error from exc

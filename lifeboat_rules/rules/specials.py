@@ -54,16 +54,14 @@ def _flare_resolve(game, user, card, target) -> None:
     for nav in drawn:
         effects.move_navigation(game, nav, "navigation", "drawn")
     effects.emit(game, {"type": "flare", "character": user, "cards": drawn[:]})
-    landed = False
-    for nav in drawn:  # only the seagull icons, in the order drawn, crossed ones too
-        if effects.seagull(game, state.navcards[nav].seagull):
-            landed = True
-            break
+    # the cards go under the deck and the gun is discarded before the icons are applied, so
+    # that a fourth seagull ends the game with nothing left to do after it (R-FLARE, R-END-1)
     for nav in drawn:
         effects.move_navigation(game, nav, "drawn", "navigation")
     spend(game, user, card)
-    if landed:
-        game.end()  # the fourth seagull ends the game at once (R-GULL-1)
+    for nav in drawn:  # only the seagull icons, in the order drawn, crossed ones too
+        if effects.seagull(game, state.navcards[nav].seagull):
+            break      # the fourth seagull has ended the game at once (R-GULL-1)
 
 
 # R-PARASOL ------------------------------------------------------------------

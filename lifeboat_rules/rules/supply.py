@@ -17,6 +17,7 @@ class SupplyDraft(Stage):
     NAME = "supply"
     KIND = "pick"
     PHASE = True
+    REFS = {"pickers": "characters"}
     pickers: list = attrs.Factory(list)
 
     def start(self, game) -> None:

@@ -25,13 +25,14 @@ class ThirstWindow(Window):
     dead; what is left is damage when the window closes (R-THIRST-3)."""
     NAME = "thirst"
     KIND = "thirst"
+    REFS = {**Window.REFS, "thirst": "counts"}
     thirst: dict = attrs.Factory(dict)   # character -> thirsts not yet cancelled
 
     def thirsty(self, game) -> list:
         chars = game.state.characters
-        seats = game.state.seats
-        return [c for c, n in self.thirst.items()
-                if n > 0 and c in seats and chars[c].alive]
+        thirst = self.thirst
+        # in seat order, not the order of the mapping's keys (lost when a saved game is stored)
+        return [c for c in game.state.seats if thirst.get(c, 0) > 0 and chars[c].alive]
 
     def close(self, game) -> None:
         chars = game.state.characters
@@ -53,7 +54,9 @@ def start_thirst(game, card) -> None:
     for who in state.seats:
         if not chars[who].alive:
             continue
-        count = hook(game=game, character=who, card=card) or 0
+        count = hook(game=game, character=who, card=card)
+        if type(count) is not int or not 0 <= count <= effects.MAX_AMOUNT:
+            effects.hook_nonsense("lifeboat_thirst", count, f"as how thirsty {who} is (R-THIRST-1)")
         if count > 0:
             counts[who] = count
             effects.emit(game, {"type": "thirst", "character": who, "count": count})

@@ -21,6 +21,7 @@ class ActionPhase(Stage):
     began; one that is not awake when its turn comes is skipped."""
     NAME = "action"
     PHASE = True
+    REFS = {"order": "characters", "position": "count", "done": "characters"}
     order: list = attrs.Factory(list)
     position: int = 0
     done: list = attrs.Factory(list)   # had their turn, or were skipped
@@ -59,6 +60,7 @@ class Turn(Stage):
     """A character's turn: exactly one action (R-ACT-2)."""
     NAME = "turn"
     KIND = "turn"
+    REFS = {"actor": "character"}
     actor: str = ""
     acted: bool = False
 
@@ -76,6 +78,7 @@ class Place(Stage):
     """After rowing: each drawn card to the rowing pile or the bottom of the deck (R-ROW-1)."""
     NAME = "place"
     KIND = "place"
+    REFS = {"actor": "character"}
     actor: str = ""
 
     def pending(self, game) -> list:
@@ -97,6 +100,7 @@ class Respond(Stage):
     (R-SWAP-1, R-ROB-2)."""
     NAME = "respond"
     KIND = "respond"
+    REFS = {"stake": "stake"}
     stake: dict = attrs.Factory(dict)
 
     def pending(self, game) -> list:
@@ -269,9 +273,10 @@ def _swap_settle(game, stake) -> None:
         return
     effects.swap_seats(game, who, target)
     if game.option("swap_turn_order") == "swapped_acts_next":
-        # R-SWAP-1 (option): a target that has not acted yet acts right after the swapper
+        # R-SWAP-1 (option): a target that is awake and has not acted yet acts right after the
+        # swapper; one that is not awake keeps its place in the order (R-ACT-1)
         phase = next((s for s in state.stack if isinstance(s, ActionPhase)), None)
-        if phase is not None:
+        if phase is not None and state.characters[target].awake:
             phase.acts_next(game, target)
 
 

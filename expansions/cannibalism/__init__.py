@@ -1,0 +1,155 @@
+"""The Cannibalism expansion (RULES.md section X: R-CANN-1..3; R-SETUP-1, R-MED-1).
+
+Content (``content.yaml``): Dr. Harter (his used medical kit stays face up in front of him,
+which the base game's ``specials.spend`` honours through ``keeps_used``), the cannibalism card,
+the four navigation cards nav-07..nav-10 and 4-7 players; this module adds the expansion's
+medical kit to whatever count the content has.
+
+Rules: the cannibalism card is a special action of the effect kind ``cannibalism``
+(R-CANN-1: target a dead character on board). Using it discards it and opens an objection
+window (``ObjectWindow``, decision kind ``object``) in which any awake character other than
+the user may ``object``; the window runs to its close (R-CANN-2). If anyone objected, a fight
+follows with the user attacking and the objectors defending (others may join, R-FIGHT-2..5);
+the fight's stake is settled by the ``object`` action type. If nobody objected or the user's
+side wins, the body leaves the game with its cards (status ``lost``, no ghost) and every
+character still on board that is not dead heals 1 damage (R-CANN-3).
+"""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+
+from lifeboat_rules import effects, hookimpl
+from lifeboat_rules.actions import ActionType, Effect
+from lifeboat_rules.content import merge_file
+from lifeboat_rules.model import DEAD
+from lifeboat_rules.rules.fights import start_fight
+from lifeboat_rules.rules.specials import spend
+from lifeboat_rules.stages import Window
+
+LIFEBOAT_KIND = "expansion"
+
+CONTENT = os.path.join(os.path.dirname(__file__), "content.yaml")
+
+# The expansion's medical kit, for content that has none of its own.
+MEDICAL_KIT = {"name": "Medical Kit", "count": 0, "special": {"effect": "heal", "amount": 1}}
+
+
+@hookimpl
+def lifeboat_content(content):
+    merge_file(content, CONTENT)
+    provisions = content.setdefault("provisions", {})
+    kit = provisions.setdefault("medical_kit", dict(MEDICAL_KIT, special=dict(MEDICAL_KIT["special"])))
+    kit["count"] = kit.get("count", 0) + 1   # one more medical kit, whatever the count was
+
+
+# --------------------------------------------------------------------------- the objection window
+
+@attrs.define(slots=True, eq=False)
+class ObjectWindow(Window):
+    """R-CANN-2: any awake character other than the user may object; the window runs to its
+    close, then the body is eaten or a fight decides it."""
+    NAME = "object"
+    KIND = "object"
+    user: str = ""
+    body: str = ""
+    amount: int = 1                      # damage healed by everyone in the boat (R-CANN-3)
+    objectors: list = attrs.Factory(list)
+
+    def candidates(self, game) -> list:
+        chars = game.state.characters
+        return [c for c in game.state.seats if c != self.user and chars[c].awake]
+
+    def close(self, game) -> None:
+        stake = {"act": "object", "actor": self.user, "target": self.body, "amount": self.amount}
+        effects.emit(game, {"type": "objections", "character": self.user, "target": self.body,
+                            "objectors": self.objectors[:]})
+        if self.objectors:
+            start_fight(game, [self.user], self.objectors, stake)   # R-CANN-2, R-FIGHT-1
+        else:
+            eat(game, stake)                                          # R-CANN-3
+
+    def public(self, game):
+        return {"kind": "object", "user": self.user, "body": self.body,
+                "objectors": self.objectors[:]}
+
+
+def eat(game, stake: dict) -> None:
+    """R-CANN-3: the body leaves the game with its cards; everyone on board who is not dead,
+    the user included, heals 1. (The stake of the fight an objection started.)"""
+    state = game.state
+    body = stake["target"]
+    character = state.characters[body]
+    if body not in state.seats or character.status != DEAD:
+        return   # the body is no longer there to be eaten
+    effects.emit(game, {"type": "eaten", "character": body, "by": stake["actor"]})
+    effects.lose(game, body, "eaten")   # status lost; it died; no treasure; no ghost
+    chars = state.characters
+    for who in state.seats[:]:
+        if chars[who].status != DEAD:
+            effects.heal(game, who, stake.get("amount", 1), "cannibalism")
+
+
+# --------------------------------------------------------------------------- the card (R-CANN-1)
+
+def _targets(game, user, card) -> list:
+    chars = game.state.characters
+    return [c for c in game.state.seats if c != user and chars[c].status == DEAD]
+
+
+def _resolve(game, user, card, target) -> None:
+    amount = game.rules.content.provisions[game.state.kinds[card]].special.get("amount", 1)
+    spend(game, user, card)   # the card is discarded either way (R-CANN-3)
+    game.push(ObjectWindow(user=user, body=target, amount=amount))
+    effects.emit(game, {"type": "cannibalism", "character": user, "target": target})
+
+
+CANNIBALISM = Effect("cannibalism", "R-CANN-1", _targets, _resolve)
+
+
+# --------------------------------------------------------------------------- object (R-CANN-2)
+
+def _object_options(game, character, stage) -> list:
+    if (character == stage.user or character in stage.objectors
+            or not game.state.characters[character].awake):
+        return []
+    return [{"by": character, "type": "object"}]
+
+
+def _object_resolve(game, action) -> None:
+    window = game.top
+    window.objectors.append(action["by"])
+    effects.emit(game, {"type": "object", "character": action["by"], "target": window.body})
+
+
+def _object_explain(game, action):
+    top = game.top
+    who = action["by"]
+    if not isinstance(top, ObjectWindow):
+        return "R-CANN-2", "there is no use of the cannibalism card to object to"
+    if who == top.user:
+        return "R-CANN-2", f"{who} used the card and cannot object to it"
+    if who in top.objectors:
+        return "R-CANN-2", f"{who} has objected already"
+    return "R-WIN-2", f"{who} is not pending in the objection window"
+
+
+OBJECT = ActionType("object", "R-CANN-2", _object_options, _object_resolve,
+                    stages=("object",), explain=_object_explain, settle=eat)
+
+
+@hookimpl
+def lifeboat_effects():
+    return {"cannibalism": CANNIBALISM}
+
+
+@hookimpl
+def lifeboat_action_types():
+    return [OBJECT]
+
+
+@hookimpl
+def lifeboat_stages():
+    return [ObjectWindow]
