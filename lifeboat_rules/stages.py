@@ -18,8 +18,9 @@ _FIELDS: dict[type, tuple] = {}
 # (``saving.from_dict``): a field named there must hold what its kind says, in that game.
 CHARACTER = "character"          # a character in play
 CHARACTERS = "characters"        # a list of characters in play
-COUNT = "count"                  # an int >= 0
-COUNTS = "counts"                # {character: int >= 0}
+COUNT = "count"                  # an int from 0 to MAX_COUNT
+COUNTS = "counts"                # {character: int from 0 to MAX_COUNT}
+MAX_COUNT = 1000                 # as many as a hook may answer at once (effects.MAX_AMOUNT)
 STATUSES = "statuses"            # {character: awake | unconscious | dead | lost}
 STAKE = "stake"                  # what a fight or an answer decides: {act, actor, target, card?}
 
@@ -177,13 +178,13 @@ def ref_problems(stage: Stage, game) -> list:
             for index, item in enumerate(value):
                 character(f"{field}[{index}]", item)
         elif kind == COUNT:
-            if type(value) is not int or value < 0:
-                out.append((field, "must be a whole number >= 0"))
+            if type(value) is not int or not 0 <= value <= MAX_COUNT:
+                out.append((field, f"must be a whole number from 0 to {MAX_COUNT}"))
         elif kind in (COUNTS, STATUSES):
             for key, item in value.items():
                 character(f"{field}.{key}", key)
-                if kind == COUNTS and (type(item) is not int or item < 0):
-                    out.append((f"{field}.{key}", "must be a whole number >= 0"))
+                if kind == COUNTS and (type(item) is not int or not 0 <= item <= MAX_COUNT):
+                    out.append((f"{field}.{key}", f"must be a whole number from 0 to {MAX_COUNT}"))
                 if kind == STATUSES and item not in ("awake", "unconscious", "dead", "lost"):
                     out.append((f"{field}.{key}", f"{str(item)[:40]!r} is not a status"))
         elif kind == STAKE:

@@ -36,12 +36,20 @@ def _inline(node, defs: dict, depth: int = 0):
     return node
 
 
+def _strict(cls):
+    """``cls`` with "integer" meaning a Python int: JSON Schema also counts 2.0 (and -0.0) as
+    an integer, but a float count, size or damage breaks the game (``range(2.0)``)."""
+    checker = cls.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: type(value) is int)
+    return jsonschema.validators.extend(cls, type_checker=checker)
+
+
 @functools.lru_cache(maxsize=None)
 def validator(name: str) -> jsonschema.protocols.Validator:
     document = schema(name)
     cls = jsonschema.validators.validator_for(document)
     cls.check_schema(document)
-    return cls(_inline(document, document.get("$defs", {})))
+    return _strict(cls)(_inline(document, document.get("$defs", {})))
 
 
 def format_path(parts) -> str:
@@ -104,7 +112,7 @@ def def_validator(name: str, definition: str) -> jsonschema.protocols.Validator:
     """A validator for one ``$defs`` entry of schema ``name``."""
     document = schema(name)
     cls = jsonschema.validators.validator_for(document)
-    return cls(_inline(document["$defs"][definition], document["$defs"]))
+    return _strict(cls)(_inline(document["$defs"][definition], document["$defs"]))
 
 
 def check_def(name: str, definition: str, document: Any, where: str, prefix: str = "") -> None:

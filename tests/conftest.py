@@ -1,9 +1,24 @@
 """Scenario files under tests/scenarios are collected as pytest items (one per scenario),
-as pytest's own doc/en/example/nonpython shows; a failure reports what differed."""
+as pytest's own doc/en/example/nonpython shows; a failure reports what differed.
+
+Hypothesis profiles (issue #4, docs/reliability.md): the default one (CI) keeps the whole
+suite within minutes; ``HYPOTHESIS_PROFILE=long`` runs the property tests for 100,000 stateful
+steps per ruleset and many more fuzz cases. The counts the property tests ran are printed at
+the end of the run."""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "long", deadline=None, max_examples=20_000, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
 from lifeboat_rules.errors import ContentError
 from lifeboat_rules.scenario import load_file, run
@@ -65,3 +80,16 @@ class InvalidFile(pytest.Item):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "rule(id): the RULES.md ruling a scenario pins")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The counts the property tests ran (tests/invariants.py STATS), per ruleset."""
+    invariants = sys.modules.get("invariants")
+    stats = getattr(invariants, "STATS", None)
+    if not stats:
+        return
+    profile = os.environ.get("HYPOTHESIS_PROFILE", "default")
+    terminalreporter.write_sep("-", f"property tests ran (profile {profile})")
+    for section in sorted(stats):
+        counts = ", ".join(f"{key} {value:,}" for key, value in sorted(stats[section].items()))
+        terminalreporter.write_line(f"{section}: {counts}")

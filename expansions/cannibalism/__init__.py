@@ -53,6 +53,9 @@ class ObjectWindow(Window):
     close, then the body is eaten or a fight decides it."""
     NAME = "object"
     KIND = "object"
+    # what the fields hold, checked when a saved game is read (stages.Stage.problems)
+    REFS = {**Window.REFS, "user": "character", "body": "character", "amount": "count",
+            "objectors": "characters"}
     user: str = ""
     body: str = ""
     amount: int = 1                      # damage healed by everyone in the boat (R-CANN-3)

@@ -1,0 +1,728 @@
+"""Invariants of a game of Lifeboat (issue #4), one function per invariant.
+
+Each ``check_*`` function raises ``AssertionError`` saying what broke, or returns quietly.
+``check_all`` runs every invariant that holds at any moment of any game; the stateful tests
+(``test_invariants.py``), the fuzzers (``test_fuzz.py``) and the plugin tests reuse them.
+
+The checks read the engine's state (``game.state``) and recompute what RULES.md says from it
+independently where that is cheap (who is pending in a window, the navigator, the scores),
+instead of asking the code under test the same question twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+from collections import Counter
+
+import lifeboat_rules as lr
+from lifeboat_rules import ContentError, Game, IllegalAction
+from lifeboat_rules.model import AWAKE, DEAD, LOST, UNCONSCIOUS
+from lifeboat_rules.stages import Window
+
+BASE_SCORE_PARTS = {"survival", "treasure", "love", "hate"}
+MAX_ACTIONS_PER_GAME = 5_000       # a random game of the base game takes about 100-150 actions
+DECISION_KINDS_WITH_ONE_DECIDER = {"pick", "turn", "place", "respond", "navigate"}
+
+
+# --------------------------------------------------------------------------- helpers
+
+def fingerprint(game: Game) -> str:
+    """The whole game, byte for byte (``to_dict`` as sorted JSON)."""
+    return json.dumps(game.to_dict(), sort_keys=True, allow_nan=False)
+
+
+def state_text(game: Game) -> str:
+    """The game's state as ``to_dict`` writes it, and the length of its log: what an action
+    changes (a cheaper ``fingerprint`` for checks after every step; the log only grows)."""
+    from types import SimpleNamespace
+
+    from lifeboat_rules.saving import to_dict
+    data = to_dict(SimpleNamespace(state=game.state, ruleset=game.ruleset, log=[]))
+    data["log"] = len(game.log)
+    return json.dumps(data, sort_keys=True, allow_nan=False)
+
+
+def was_dealt(game: Game) -> bool:
+    """True for a game dealt by ``new_game(players=..., seed=...)`` (not an explicit setup)."""
+    return bool(game.log) and game.log[0].get("type") == "setup" and game.log[0].get("dealt") is True
+
+
+def strings_in(value, skip_keys=()) -> set:
+    """Every string (keys included) anywhere in a JSON-like value."""
+    found = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                if key in skip_keys:
+                    continue
+                found.add(key)
+                stack.append(sub)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def dicts_in(value):
+    """Every mapping anywhere in a JSON-like value, with its key path."""
+    stack = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            yield path, item
+            for key, sub in item.items():
+                stack.append((sub, f"{path}.{key}"))
+        elif isinstance(item, list):
+            for index, sub in enumerate(item):
+                stack.append((sub, f"{path}[{index}]"))
+
+
+def _walk_view(view: dict) -> tuple[set, list, list]:
+    """One pass over a view (its own ``offers`` and ``result`` left out): every string in it,
+    the mappings below the top that have a ``love`` or ``hate`` key, and the (id, kind) of
+    every card shown with its kind."""
+    strings: set = set()
+    with_love: list = []
+    cards: list = []
+    stack = [v for k, v in view.items() if k not in ("offers", "result", "love", "hate")]
+    strings.update(k for k in view if k not in ("offers", "result"))
+    add = strings.add
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            add(item)
+        elif kind is dict:
+            if "love" in item or "hate" in item:
+                with_love.append(item)
+            if "id" in item and "kind" in item:
+                cards.append((item["id"], item["kind"]))
+            card_data = "seagull" in item   # a navigation card: its names are content data
+            for key, sub in item.items():
+                add(key)
+                if not (card_data and key in ("overboard", "thirst")):
+                    stack.append(sub)
+        elif kind is list:
+            stack.extend(item)
+    return strings, with_love, cards
+
+
+def status_of(character) -> str:
+    """R-STATUS, recomputed: awake below size, unconscious at size, dead above; or lost."""
+    if character.lost:
+        return LOST
+    if character.damage < character.size:
+        return AWAKE
+    return UNCONSCIOUS if character.damage == character.size else DEAD
+
+
+# --------------------------------------------------------------------------- the invariants
+
+def check_cards(game: Game, from_log: bool = True) -> None:
+    """Every provision and every navigation card is in exactly one place (``from_log``: and a
+    game whose log says it was dealt has exactly the ruleset's cards)."""
+    state = game.state
+    places: dict = {}
+
+    def put(card, where):
+        assert card not in places, f"provision {card} is both in {places[card]} and in {where}"
+        places[card] = where
+
+    for zone in ("supply", "passing", "discard", "removed"):
+        for card in getattr(state, zone):
+            put(card, zone)
+    for who, character in state.characters.items():
+        for card in character.hand:
+            put(card, f"hand of {who}")
+        for card in character.front:
+            put(card, f"front of {who}")
+    assert set(places) == set(state.kinds), (
+        f"provisions nowhere: {sorted(set(state.kinds) - set(places))}; "
+        f"unknown provisions somewhere: {sorted(set(places) - set(state.kinds))}")
+    navs: dict = {}
+    zones = [("navigation", state.navigation), ("drawn", state.drawn),
+             ("rowing_pile", state.rowing_pile),
+             ("current", [state.current] if state.current is not None else [])]
+    for zone, cards in zones:
+        for card in cards:
+            assert card not in navs, f"navigation card {card} is both in {navs[card]} and in {zone}"
+            navs[card] = zone
+    assert set(navs) == set(state.navcards), (
+        f"navigation cards nowhere: {sorted(set(state.navcards) - set(navs))}; "
+        f"unknown: {sorted(set(navs) - set(state.navcards))}")
+    if from_log and was_dealt(game):
+        content = game.ruleset.content
+        wanted = {kind: info.count for kind, info in content.provisions.items() if info.count}
+        assert Counter(state.kinds.values()) == Counter(wanted), "the provisions are not the ruleset's"
+        assert set(state.navcards) == set(content.navigation), "the navigation cards are not the ruleset's"
+
+
+def check_damage(game: Game) -> None:
+    """Damage is a whole number, never negative."""
+    for who, character in game.state.characters.items():
+        assert type(character.damage) is int and character.damage >= 0, \
+            f"{who} has damage {character.damage!r}"
+
+
+def check_status(game: Game) -> None:
+    """The status follows damage and size (R-STATUS); sizes and survival are the ruleset's
+    (R-SHARK-1 included); views say the same."""
+    info = game.ruleset.content.characters
+    public = game.view(None)["characters"]
+    for who, character in game.state.characters.items():
+        assert character.size == info[who].size and character.survival == info[who].survival, \
+            f"{who}: size {character.size} / survival {character.survival} are not the ruleset's"
+        expected = status_of(character)
+        assert character.status == expected, f"{who}: status {character.status}, expected {expected}"
+        assert public[who]["status"] == expected, f"{who}: the view says {public[who]['status']}"
+        assert public[who]["damage"] == character.damage and public[who]["size"] == character.size
+        if character.ghost:
+            assert character.lost, f"{who} is a ghost but not lost"
+
+
+def check_seats(game: Game) -> None:
+    """The seats hold exactly the characters on board (not lost), each once; a character
+    that left the game holds nothing and has no markers."""
+    state = game.state
+    seats = state.seats
+    assert len(set(seats)) == len(seats), f"a character is seated twice: {seats}"
+    on_board = {who for who, c in state.characters.items() if not c.lost}
+    assert set(seats) == on_board, f"seats {seats} but on board {sorted(on_board)}"
+    for who, character in state.characters.items():
+        if character.lost:
+            assert not character.hand and not character.front, f"lost {who} still holds cards"
+            assert not (character.rowed or character.fought or character.parasol_active), \
+                f"lost {who} still has a marker"
+        if character.parasol_active:
+            effect_of = game.rules.effect_of
+            assert any(effect_of.get(state.kinds[c]) == "parasol" for c in character.front), \
+                f"{who}'s parasol is active but none is face up (R-PARASOL)"
+
+
+def check_seagulls(game: Game) -> None:
+    """Seagulls stay between 0 and 3 (the limit less one) until the game is over (R-GULL-1)."""
+    state = game.state
+    limit = game.ruleset.content.setup["seagulls_to_land"]
+    if state.over:
+        assert 0 <= state.seagulls <= limit, f"{state.seagulls} seagulls"
+    else:
+        assert 0 <= state.seagulls < limit, f"{state.seagulls} seagulls and the game goes on"
+
+
+def _window_candidates(game, top) -> list | None:
+    """Who has a window action in a base-game window, recomputed from the rules (R-WIN-1),
+    or None for a window this module does not know."""
+    from lifeboat_rules.rules.fights import FightWindow
+    from lifeboat_rules.rules.overboard import OverboardWindow
+    from lifeboat_rules.rules.thirst import ThirstWindow
+
+    state = game.state
+    chars = state.characters
+    provisions = game.rules.content.provisions
+    kinds = state.kinds
+    awake = [c for c in state.seats if chars[c].awake]
+
+    def holds(who, test, front=True):
+        cards = chars[who].hand + (chars[who].front if front else [])
+        return any(test(provisions[kinds[c]]) for c in cards)
+
+    if isinstance(top, FightWindow):
+        fighters = set(top.attackers) | set(top.defenders)
+        return [c for c in awake if c not in fighters
+                or holds(c, lambda p: p.weapon > 0, front=False)]          # R-FIGHT-2
+    if isinstance(top, OverboardWindow):
+        fallen_awake = [c for c in top.fallen if c in state.seats and chars[c].awake]
+        found = [c for c in awake
+                 if (fallen_awake and holds(c, lambda p: p.preserver, front=False))
+                 or holds(c, lambda p: p.chum)]                            # R-OVER-2
+        if "shark" in game.rules.types:                                    # R-SHARK-2
+            found += [c for c, ch in chars.items()
+                      if ch.lost and ch.ghost and c not in top.called]
+        return found
+    if isinstance(top, ThirstWindow):
+        thirsty = [c for c, n in top.thirst.items() if n > 0 and c in state.seats and chars[c].alive]
+        if not thirsty:
+            return []
+        return [c for c in awake if holds(c, lambda p: p.quenches > 0)]    # R-THIRST-2
+    return None
+
+
+def check_pending(game: Game, strict: bool = True) -> None:
+    """Exactly the right characters are pending: nobody once the game is over, somebody while
+    it goes on; one decider for a pick, turn, place, answer or navigation; a character has a
+    decision's actions listed exactly when it is pending. ``strict`` (a game that comes from
+    play, not from data of unknown origin): the decider is the one the rules name, and in a
+    base-game window every character with a window action that has not passed (R-WIN-2)."""
+    state = game.state
+    pending = game.pending
+    if state.over:
+        assert pending == [], f"the game is over but {pending} are pending"
+        for who in state.characters:
+            assert game.legal_actions(who) == [], f"the game is over but {who} has legal actions"
+        return
+    assert pending, "the game goes on but nobody is pending"
+    top = game.top
+    assert top is not None
+    who_pending = [d.by for d in pending]
+    assert len(set(who_pending)) == len(who_pending), f"pending twice: {who_pending}"
+    for decision in pending:
+        assert decision.kind == top.KIND, f"{decision} pending in a {top.KIND} stage"
+        character = state.characters[decision.by]
+        ghost_ok = character.lost and character.ghost and top.KIND in game.rules.ghost_kinds
+        assert character.awake or ghost_ok, f"{decision.by} is pending but {character.status}"
+    kind = top.KIND
+    chars = state.characters
+    if kind in DECISION_KINDS_WITH_ONE_DECIDER:
+        assert len(pending) == 1, f"{len(pending)} pending for a {kind}"
+    if not strict:
+        pass
+    elif kind in DECISION_KINDS_WITH_ONE_DECIDER:
+        decider = pending[0].by
+        if kind == "pick":
+            assert len(state.passing) > 1, "a pick from fewer than 2 cards is automatic (R-SUPPLY-1)"
+        elif kind == "turn":
+            assert decider == top.actor, f"turn of {top.actor} but {decider} pending (R-ACT-1)"
+        elif kind == "place":
+            assert decider == top.actor and state.drawn, "place without drawn cards (R-ROW-1)"
+        elif kind == "respond":
+            assert decider == top.stake["target"], "the answer is the target's (R-ROB-2)"
+        elif kind == "navigate":
+            awake = [c for c in state.seats if chars[c].awake]
+            assert decider == awake[-1], f"navigator {decider}, nearest the stern is {awake[-1]} (R-NAV-1)"
+            assert len(state.rowing_pile) > 1, "a rowing pile of one card needs no choice (R-NAV-2)"
+    else:
+        expected = _window_candidates(game, top)
+        if expected is not None:
+            expected = [c for c in expected if c not in top.passed]
+            assert set(who_pending) == set(expected), \
+                f"{kind} window: pending {sorted(who_pending)}, expected {sorted(expected)} (R-WIN-2)"
+    stage_types = {t.name for t in game.rules.by_stage.get(kind, ())}
+    free = game.rules.free_names
+    for who in state.characters:
+        listed = game.legal_actions(who)
+        types = {a["type"] for a in listed}
+        if who in who_pending:
+            decision_types = types - free
+            if isinstance(top, Window):
+                # a weapon or a life preserver may be this window's action (claimed free actions)
+                assert (types & (stage_types - {"pass"})) or any(top.claims(game, a) for a in listed), \
+                    f"{who} is pending with no action of the {kind} window listed"
+            else:
+                assert decision_types and decision_types <= stage_types, \
+                    f"{who} is pending for a {kind} with actions {sorted(types)}"
+        else:
+            assert types <= free, f"{who} is not pending yet has {sorted(types - free)} listed"
+            if not chars[who].awake:
+                assert not listed, f"{who} is {chars[who].status} yet has actions listed (R-STATUS)"
+
+
+def check_trading_moment(game: Game) -> None:
+    """Trades only in the action phase while no fight is under way (R-TRADE-1, R-SUPPLY-3,
+    R-FIGHT-2); only awake characters play cards (R-PLAY-1)."""
+    from lifeboat_rules.rules.fights import FightWindow
+    state = game.state
+    trading = state.phase == "action" and not any(isinstance(s, FightWindow) for s in state.stack)
+    for who, character in state.characters.items():
+        types = {a["type"] for a in game.legal_actions(who)}
+        if not trading:
+            assert not types & {"offer", "accept_offer"}, f"{who} may trade now: {sorted(types)}"
+        if not character.awake:
+            assert not types & {"play", "preserve", "offer", "accept_offer", "decline_offer"}, \
+                f"{who} is {character.status} yet may {sorted(types)}"
+
+
+def _mutations(game, action: dict, rnd: random.Random) -> list:
+    """Actions that differ from a listed one: another character, another card id, another
+    target, a field of the wrong type, an unknown field, a missing field, another type."""
+    state = game.state
+    characters = list(state.characters)
+    cards = list(state.kinds)
+    kinds = sorted(set(game.rules.content.provisions))
+    junk = [None, 0, -1, 1.5, True, [], {}, "", "x" * 300, ["p1"], {"id": "p1"},
+            "ALL", "hand", "nobody", float("inf"), 10 ** 30]
+    out = []
+    other = dict(action)
+    other["by"] = rnd.choice(characters + ["nobody", "", "The_Kid"])
+    out.append(other)
+    for key, value in action.items():
+        changed = dict(action)
+        if key in ("card", "target", "to", "offer"):
+            choices = {"card": cards + kinds + ["hand"], "target": characters, "to": characters,
+                       "offer": [f"o{n}" for n in range(5)]}[key]
+            changed[key] = rnd.choice(choices)
+            out.append(changed)
+        if key == "pile" and state.navcards:
+            changed = dict(action)
+            pile = list(value)
+            choice = rnd.randrange(3)
+            if choice == 0 and pile:
+                pile.append(pile[0])
+            elif choice == 1:
+                pile.append(rnd.choice(list(state.navcards)))
+            else:
+                pile.append("nav-x")
+            changed[key] = pile
+            out.append(changed)
+        wrong = dict(action)
+        wrong[key] = rnd.choice(junk)
+        out.append(wrong)
+        if key not in ("by", "type"):
+            missing = dict(action)
+            del missing[key]
+            out.append(missing)
+    extra = dict(action)
+    extra[rnd.choice(["extra", "cards", "side", "card", "target", "pile"])] = rnd.choice(junk + cards[:3])
+    out.append(extra)
+    retyped = dict(action)
+    retyped["type"] = rnd.choice(sorted(game.rules.types) + ["PASS", "steal", ""])
+    out.append(retyped)
+    return out
+
+
+def unlisted_actions(game: Game, rnd: random.Random, history: list = (), count: int = 8) -> list:
+    """A sample of actions that ``legal_actions`` does not list now (mutations of listed ones,
+    and listed ones of earlier moments); open-ended types (offers) are left out."""
+    open_types = game.rules.open_types
+    listed = {}
+    pool = []
+    for who in game.state.characters:
+        listed[who] = game.legal_actions(who)
+        pool.extend(listed[who])
+    candidates = []
+    if pool:
+        for action in rnd.sample(pool, min(4, len(pool))):
+            candidates.extend(_mutations(game, action, rnd))
+    if history:
+        candidates.extend(rnd.sample(list(history), min(4, len(history))))
+    rnd.shuffle(candidates)
+    out = []
+    for action in candidates:
+        kind = action.get("type")
+        if type(kind) is str and kind in open_types:
+            continue
+        by = action.get("by")
+        if type(by) is str and action in listed.get(by, game.legal_actions(by)):
+            continue
+        out.append(action)
+        if len(out) >= count:
+            break
+    return out
+
+
+def check_listed_actions_apply(game: Game) -> int:
+    """Every listed action of every character applies (on a copy). Returns how many."""
+    applied = 0
+    for who in game.state.characters:
+        for action in game.legal_actions(who):
+            other = game.clone()
+            try:
+                other.apply(action)
+            except IllegalAction as exc:
+                raise AssertionError(f"listed action {action} was refused: {exc}") from exc
+            applied += 1
+    return applied
+
+
+def check_unlisted_refused(game: Game, rnd: random.Random, history: list = (),
+                           before: str | None = None, count: int = 8) -> int:
+    """A sample of unlisted actions is refused with IllegalAction, leaving the game as it was
+    (``before``: its ``state_text``). Returns how many were tried."""
+    if before is None:
+        before = state_text(game)
+    tried = 0
+    for action in unlisted_actions(game, rnd, history, count):
+        try:
+            game.apply(action)
+        except IllegalAction:
+            tried += 1
+            continue
+        raise AssertionError(f"the unlisted action {action!r} was accepted")
+    assert state_text(game) == before, "a refused action changed the game"
+    return tried
+
+
+def check_views(game: Game) -> None:
+    """Views are JSON-safe and say no secret: another player's hand, love or hate, the order
+    or ids of the navigation deck, drawn cards or rowing pile (except the public card being
+    resolved and what the viewer's own decision shows it), the supply; every card a view shows
+    with its kind is one the viewer may see, with its true kind."""
+    state = game.state
+    kinds = state.kinds
+    top = game.top
+    pending = {d.by: d.kind for d in game.pending}
+    viewers = [None] + list(state.characters)
+    public_fronts = {c for ch in state.characters.values() for c in ch.front}
+    secret = set(state.supply) | set(state.passing) | set(state.removed)
+    secret |= set(state.navigation) | set(state.drawn) | set(state.rowing_pile)
+    for character in state.characters.values():
+        secret |= set(character.hand)
+    for viewer in viewers:
+        view = game.view(viewer)
+        text = json.dumps(view, allow_nan=False)
+        assert json.loads(text) == view, "the view is not plain JSON"
+        assert view["you"] == viewer
+        assert view["pending"] == [{"by": d.by, "kind": d.kind} for d in game.pending]
+        entries = view["characters"]
+        for who, entry in entries.items():
+            assert "love" not in entry and "hate" not in entry, f"love/hate of {who} in a view"
+            if who != viewer:
+                assert "hand" not in entry, f"{viewer}'s view shows {who}'s hand"
+            assert entry["hand_size"] == len(state.characters[who].hand)
+        if viewer is None:
+            assert "love" not in view and "hate" not in view and "decision" not in view
+        else:
+            me = state.characters[viewer]
+            assert view["love"] == me.love and view["hate"] == me.hate
+            assert [c["id"] for c in entries[viewer]["hand"]] == me.hand
+        shown, with_love, cards = _walk_view(view)
+        assert not with_love, f"love/hate in {with_love[0]} of {viewer}'s view"
+        # what the viewer may see of the secret zones
+        decides = pending.get(viewer)
+        allowed = set()
+        if decides == "pick":
+            allowed |= set(state.passing)
+        elif decides == "place":
+            allowed |= set(state.drawn)
+        elif decides == "navigate":
+            allowed |= set(state.rowing_pile)
+        leaked = (shown & secret) - allowed
+        if viewer is not None:
+            leaked -= set(state.characters[viewer].hand)
+        assert not leaked, f"{viewer}'s view shows secret cards {sorted(leaked)}"
+        visible = public_fronts | allowed
+        if viewer is not None:
+            visible |= set(state.characters[viewer].hand)
+        if top is not None and top.KIND == "respond":
+            card = top.stake.get("card")
+            if card not in (None, "hand"):
+                visible.add(card)
+        for card, kind in cards:
+            if card in kinds:
+                assert card in visible, f"{viewer}'s view shows {card}"
+                assert kind == kinds[card], f"{card} ({kinds[card]}) shown as {kind}"
+        if viewer is not None:
+            for offer in view.get("offers", []):
+                assert viewer in (offer["from"], offer["to"]), f"{viewer} sees another's offer"
+        else:
+            assert "offers" not in view
+        if state.current is not None:
+            assert view["navigation_card"]["id"] == state.current
+        assert view["supply_size"] == len(state.supply)
+        assert view["navigation_size"] == len(state.navigation)
+        assert view["rowing_pile_size"] == len(state.rowing_pile)
+        assert view["discard"] == [kinds[c] for c in state.discard]
+
+
+def expected_base_scores(game: Game, who: str) -> dict:
+    """R-SCORE-1..7, recomputed from the state."""
+    state = game.state
+    chars = state.characters
+    provisions = game.rules.content.provisions
+    info = game.rules.content.characters
+    me = chars[who]
+
+    def survives(c):
+        return not c.lost and c.damage <= c.size                          # R-SCORE-1
+
+    parts = {"survival": 0, "treasure": 0, "love": 0, "hate": 0}
+    misanthrope = me.hate == who
+    if survives(me) and not misanthrope:                                  # R-SCORE-2, -6
+        parts["survival"] = me.survival
+    if not me.lost:                                                       # R-SCORE-3
+        groups: dict = {}
+        sets: dict = {}
+        for card in me.hand + me.front:
+            p = provisions[state.kinds[card]]
+            if p.treasure_group is None:
+                continue
+            if p.treasure_set:
+                sets.setdefault(p.treasure_group, [p.treasure_set, 0])[1] += 1
+            else:
+                groups[p.treasure_group] = groups.get(p.treasure_group, 0) + p.treasure_points
+        for group, (table, count) in sets.items():
+            groups[group] = groups.get(group, 0) + table[count]
+        double = info[who].double_treasure
+        parts["treasure"] = sum(v * (2 if g == double else 1) for g, v in groups.items())
+    if me.love is not None and survives(chars[me.love]):                  # R-SCORE-4, -5, -7
+        parts["love"] = chars[me.love].survival
+    if misanthrope:                                                       # R-SCORE-6
+        parts["hate"] = sum(c.size for cid, c in chars.items() if cid != who and not survives(c))
+    elif me.hate is not None and not survives(chars[me.hate]):            # R-SCORE-4, -7
+        parts["hate"] = chars[me.hate].size
+    return parts
+
+
+def check_scores(game: Game, strict: bool = True, from_log: bool = True) -> None:
+    """Once over: every player has a score that adds up from its breakdown; the winners are
+    exactly the highest scores (R-SCORE-8); the public view shows the same result.
+    ``strict``: with the base scoring each part is what R-SCORE says; ``from_log``: the log
+    has one game_over event with these scores."""
+    state = game.state
+    if not state.over:
+        assert game.result is None and state.result is None, "a result before the end"
+        return
+    result = game.result
+    assert result is not None, "the game is over without a result"
+    assert set(result["scores"]) == set(state.characters) == set(result["breakdown"])
+    for who, parts in result["breakdown"].items():
+        assert all(type(v) is int for v in parts.values()), f"{who}: parts {parts}"
+        assert result["scores"][who] == sum(parts.values()), \
+            f"{who}: score {result['scores'][who]} but parts {parts}"
+        if strict and set(parts) == BASE_SCORE_PARTS:
+            assert parts == expected_base_scores(game, who), \
+                f"{who}: parts {parts}, R-SCORE says {expected_base_scores(game, who)}"
+    best = max(result["scores"].values())
+    assert sorted(result["winners"]) == sorted(w for w, s in result["scores"].items() if s == best)
+    assert game.view(None)["result"] == result
+    if from_log:
+        over = [e for e in game.log if e.get("type") == "game_over"]
+        assert len(over) == 1 and over[0]["scores"] == result["scores"]
+
+
+def check_json_safe(game: Game) -> str:
+    """``to_dict`` is plain JSON (no NaN, no object of another type); returns it as text."""
+    text = fingerprint(game)
+    assert json.loads(text) == game.to_dict(), "to_dict is not plain JSON"
+    return text
+
+
+def check_roundtrip(game: Game, text: str | None = None) -> Game:
+    """``from_dict(to_dict())`` through JSON text, and ``clone()``, give the same game.
+    Returns the restored game (to continue it alongside the original)."""
+    if text is None:
+        text = fingerprint(game)
+    restored = Game.from_dict(json.loads(text))
+    assert fingerprint(restored) == text, "from_dict(to_dict()) is not the same game"
+    assert [d.data() for d in restored.pending] == [d.data() for d in game.pending]
+    copy = game.clone()
+    assert fingerprint(copy) == text, "clone() is not the same game"
+    return restored
+
+
+def check_same_continuation(game: Game, other: Game, action: dict, events: list,
+                            text: str) -> None:
+    """``other`` (a copy of ``game`` before ``action``) continues identically: the same
+    events and, after, the same state (``text``: ``state_text(game)``) and log."""
+    got = other.apply(action)
+    if got != events:
+        first = next((i for i, (a, b) in enumerate(zip(got, events)) if a != b), min(len(got), len(events)))
+        raise AssertionError(f"a copy applied {action} with other events: from event {first}, "
+                             f"{got[first:first + 3]} instead of {events[first:first + 3]}")
+    assert state_text(other) == text, f"a copy differs after {action}"
+    assert other.log == game.log, f"a copy has another log after {action}"
+    assert [d.data() for d in other.pending] == [d.data() for d in game.pending]
+
+
+def check_all(game: Game, rnd: random.Random | None = None, history: list = (),
+              deep: bool = True, strict: bool = True, from_log: bool = True) -> None:
+    """Every invariant that holds at any moment of any game; ``deep`` also applies every
+    listed action to a copy and tries a sample of unlisted ones. ``strict``: the decider is
+    the one the rules name and the scores are R-SCORE's; ``from_log`` (not for a game read
+    from data of unknown origin, whose log is only a record): a game the log says was dealt
+    has the ruleset's cards, and the log has the game_over event."""
+    check_json_safe(game)
+    text = state_text(game)
+    check_cards(game, from_log)
+    check_damage(game)
+    check_status(game)
+    check_seats(game)
+    check_seagulls(game)
+    check_pending(game, strict)
+    check_trading_moment(game)
+    check_views(game)
+    check_scores(game, strict, from_log)
+    if deep:
+        check_listed_actions_apply(game)
+        check_unlisted_refused(game, rnd or random.Random(0), history, before=text)
+
+
+# --------------------------------------------------------------------------- rulesets
+
+OPTION_VALUES = {
+    "swap_turn_order": ["fixed", "swapped_acts_next"],
+    "rowing": ["each", "keep_one"],
+    "rowing_marker": ["if_kept", "always"],
+}
+
+# expansions and variants played together (besides every built-in ruleset on its own)
+COMBINATIONS = [
+    {"expansions": ["cannibalism"], "variants": ["shark", "quick"]},
+    {"variants": ["shark", "quick", "single_card_rowing"]},
+    {"expansions": ["cannibalism"], "variants": ["shark", "quick", "single_card_rowing"]},
+    {"expansions": ["cannibalism"], "variants": ["single_card_rowing"]},
+]
+
+
+def spec_name(spec: dict) -> str:
+    parts = spec.get("expansions", []) + spec.get("variants", [])
+    return spec.get("extends", "") if not parts else "+".join(parts)
+
+
+def ruleset_specs() -> tuple[list, list]:
+    """(specs that load, [(spec, error)] that do not): every built-in ruleset, and the
+    combinations above. A spec is a ruleset mapping for ``load_ruleset``."""
+    from lifeboat_rules.content import builtin_rulesets
+    specs = [{"extends": name} for name in builtin_rulesets()]
+    specs += [{"extends": "classic", **combo} for combo in COMBINATIONS]
+    loaded, failed = [], []
+    for spec in specs:
+        try:
+            lr.load_ruleset(dict(spec))
+        except ContentError as exc:
+            failed.append((spec, str(exc)))
+        else:
+            loaded.append(spec)
+    return loaded, failed
+
+
+def load(spec: dict, options: dict | None = None):
+    return lr.load_ruleset({**spec, "options": dict(options or {})})
+
+
+def random_options(rnd) -> dict:
+    return {name: rnd.choice(values) for name, values in OPTION_VALUES.items()}
+
+
+# --------------------------------------------------------------------------- budgets and counts
+
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+
+
+def budget(default: int, long: int) -> int:
+    """A count for the default (CI) profile or for ``HYPOTHESIS_PROFILE=long``."""
+    return long if PROFILE == "long" else default
+
+
+# what the property tests ran, printed at the end of the pytest run (conftest.py)
+STATS: dict = {}
+
+
+def count(section: str, key: str, n: int = 1) -> None:
+    entry = STATS.setdefault(section, {})
+    entry[key] = entry.get(key, 0) + n
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, what: str):
+    """Fail (instead of hanging CI) when the body takes longer than ``seconds``."""
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(signum, frame):
+        raise AssertionError(f"{what} took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,291 @@
+"""Regression tests for the bugs found while making issue #4's properties hold (invariants,
+fuzzing, hostile input); each names the module fixed and the ruling or contract it broke.
+The property tests (test_invariants, test_fuzz, test_hostile_files, test_plugin_errors) find
+these again; these pin the exact cases."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+import lifeboat_rules as lr
+from lifeboat_rules import ContentError, Game, IllegalAction
+from lifeboat_rules.bots import RandomPlayer
+
+import invariants as inv
+
+
+def _reordered(value, reverse):
+    """The same JSON value with every object's keys in another order (as a store may give
+    them back: sorted, or as PostgreSQL's jsonb keeps them)."""
+    if type(value) is dict:
+        keys = sorted(value, reverse=reverse)
+        return {k: _reordered(value[k], reverse) for k in keys}
+    if type(value) is list:
+        return [_reordered(v, reverse) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["sorted-keys", "reversed-keys"])
+def test_a_saved_game_continues_identically_whatever_the_order_of_its_keys(reverse):
+    """saving.from_dict and rules/thirst.py: the order of the characters (end of round:
+    marker events; scores and winners) and of the thirsty characters (the water actions listed)
+    came from the order of the saved mapping's keys, which JSON does not keep (API.md:
+    from_dict continues identically; R-NAV-4, R-THIRST-2, R-SCORE-8). Now the ruleset's order
+    and the seat order."""
+    for seed in range(4):
+        game = lr.new_game("classic", players=6, seed=seed)
+        bot = RandomPlayer(seed, free_rate=0.1)
+        while not game.over:
+            restored = Game.from_dict(_reordered(json.loads(json.dumps(game.to_dict())), reverse))
+            for who in game.state.characters:
+                assert restored.legal_actions(who) == game.legal_actions(who)
+            assert list(restored.state.characters) == list(game.state.characters)
+            action = bot.act(game)
+            assert restored.apply(action) == game.apply(action)
+        assert restored.result == game.result
+
+
+def test_an_explicit_setup_lists_its_characters_in_the_rulesets_order():
+    """rules/setup.py: a position's characters were in the order of its seats, a restored
+    game's in the ruleset's; both are the ruleset's order now, so that a scenario game
+    continues identically once saved and restored."""
+    game = lr.new_game("classic", setup={"seats": ["the_kid", "lady_lauren", "frenchy"],
+                                         "phase": "action"})
+    assert list(game.state.characters) == ["lady_lauren", "frenchy", "the_kid"]
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict(), sort_keys=True)))
+    assert list(restored.state.characters) == list(game.state.characters)
+
+
+def _in_action_phase(seed=1):
+    game = lr.new_game("classic", players=4, seed=seed)
+    bot = RandomPlayer(seed)
+    while game.state.phase != "action" or game.pending[0].kind != "turn":
+        game.apply(bot.act(game))
+    return game
+
+
+@pytest.mark.parametrize("value", [10 ** 5000, "x" * 10_000_000, [[]] * 10, {"a": 1}],
+                         ids=["huge-int", "huge-string", "list", "mapping"])
+def test_an_offer_with_a_huge_or_odd_field_is_refused(value):
+    """refusals._short: an offer (checked by its type, not by listing) with an integer past
+    Python's int-to-str limit made the refusal's message raise ValueError out of apply."""
+    game = _in_action_phase()
+    before = inv.fingerprint(game)
+    by = game.pending[0].by
+    for action in ({"by": by, "type": "offer", "to": value, "give": [], "take": []},
+                   {"by": by, "type": "offer", "to": by, "give": [value], "take": []},
+                   {"by": by, "type": "pass", "extra": value}):
+        with pytest.raises(IllegalAction):
+            game.apply(action)
+    assert inv.fingerprint(game) == before
+
+
+def test_unknown_characters_are_not_cached():
+    """engine.Game: legal_actions and apply kept an entry per unknown character name until the
+    next applied action: junk from a client grew the game's memory without bound."""
+    game = _in_action_phase()
+    for number in range(100):
+        game.legal_actions(f"nobody{number}")
+        with pytest.raises(IllegalAction):
+            game.apply({"by": f"ghost{number}", "type": "pass"})
+    assert set(game._legal) <= set(game.state.characters)
+
+
+def test_the_listed_form_of_an_action_is_applied_and_logged():
+    """engine.Game.apply: an action equal to a listed one but made of str subclasses was
+    logged as given; the game's own to_dict was then refused by from_dict (values JSON does
+    not have)."""
+    class Str(str):
+        pass
+    game = _in_action_phase()
+    listed = [a for a in game.legal_actions(game.pending[0].by) if set(a) - {"by", "type"}]
+    action = {key: value if key in ("by", "type") else Str(value)
+              for key, value in listed[0].items()}
+    game.apply(action)
+    assert all(type(v) is str for event in game.log for v in event.values() if isinstance(v, str))
+    Game.from_dict(game.to_dict())
+
+
+def _saved(kind: str, ruleset="classic") -> dict:
+    """A saved game waiting on a stage of ``kind``."""
+    for seed in range(200):
+        game = lr.new_game(ruleset, players=6, seed=seed)
+        bot = RandomPlayer(seed)
+        while not game.over:
+            if game.pending[0].kind == kind:
+                return game.to_dict()
+            game.apply(bot.act(game))
+    raise AssertionError(f"no {kind} decision in 200 games")
+
+
+def _tamper(kind, change, ruleset="classic"):
+    data = _saved(kind, ruleset)
+    change(data["state"])
+    with pytest.raises(ContentError) as info:
+        Game.from_dict(data)
+    return info.value
+
+
+def test_saved_stages_hold_characters_in_play():
+    """stages.Stage.problems (REFS) and saving.from_dict: stage data that named no character
+    in play was accepted and crashed later (KeyError in Respond, TypeError in the supply and
+    action phases)."""
+    def stake_target(state):
+        state["stack"][-1]["stake"]["target"] = True
+    _tamper("respond", stake_target)
+
+    def pickers(state):
+        state["stack"][0]["pickers"].append({})
+    _tamper("pick", pickers)
+
+    def order(state):
+        state["stack"][0]["order"][-1] = "nobody"
+    _tamper("turn", order)
+
+    def fell_as(state):
+        state["stack"][-1]["fell_as"] = {}
+    assert "fell_as" in str(_tamper("overboard", fell_as))
+
+
+def test_a_saved_objection_window_holds_characters_in_play():
+    """expansions/cannibalism (REFS of ObjectWindow): objectors that were not characters were
+    accepted and shown in every view as the public stage (found by the long fuzz profile)."""
+    def objectors(state):
+        state["stack"][-1]["objectors"] = ["p1", "p1"]
+    assert "objectors" in str(_tamper("object", objectors, "cannibalism"))
+
+    def body(state):
+        state["stack"][-1]["body"] = "nobody"
+    assert "body" in str(_tamper("object", body, "cannibalism"))
+
+
+@pytest.mark.parametrize("where", ["count", "size", "damage"])
+def test_whole_numbers_are_ints_not_floats(where):
+    """validation: JSON Schema's "integer" takes 16.0; a provision count of 16.0 in a ruleset's
+    overrides then crashed new_game (TypeError in range()), a size of 3.0 or a saved damage of
+    -0.0 entered the state as floats. "integer" is a Python int now, for every schema."""
+    if where == "damage":
+        data = lr.new_game("classic", players=4, seed=1).to_dict()
+        next(iter(data["state"]["characters"].values()))["damage"] = -0.0
+        with pytest.raises(ContentError, match="integer"):
+            Game.from_dict(data)
+        return
+    overrides = {"count": {"provisions": {"water": {"count": 16.0}}},
+                 "size": {"characters": {"the_kid": {"size": 3.0}}}}[where]
+    with pytest.raises(ContentError, match="integer"):
+        lr.new_game({"overrides": overrides}, players=4, seed=1)
+
+
+def test_a_saved_stack_has_its_phase_at_the_bottom_and_someone_waiting():
+    """saving.from_dict: a stack whose stages were duplicated or swapped was accepted; the
+    game then waited for nobody, or crashed."""
+    def duplicated(state):
+        state["stack"].insert(0, dict(state["stack"][0]))
+    _tamper("turn", duplicated)
+
+    def swapped(state):
+        state["stack"].reverse()
+    _tamper("turn", swapped)
+
+
+def test_a_saved_decider_must_be_able_to_decide():
+    """saving.from_dict (R-STATUS, R-NAV-1): a rower who is dead, or a navigator who is not
+    the awake character nearest the stern, was accepted as pending."""
+    def dead_rower(state):
+        actor = state["stack"][-1]["actor"]
+        state["characters"][actor]["damage"] = state["characters"][actor]["size"] + 1
+    assert "R-STATUS" in str(_tamper("place", dead_rower))
+
+    def other_navigator(state):
+        seats = state["seats"]
+        seats[0], seats[-1] = seats[-1], seats[0]
+    assert "R-NAV-1" in str(_tamper("navigate", other_navigator))
+
+
+def test_a_saved_result_is_the_one_the_state_scores():
+    """saving.from_dict (R-SCORE, R-SCORE-8): a result whose scores did not add up, whose
+    winners were not the best, or that was not the state's, was accepted."""
+    from lifeboat_rules.bots import play_random_game
+    game, _ = play_random_game("classic", 5, 3)
+    base = game.to_dict()
+    who = next(iter(base["state"]["result"]["scores"]))
+    for change in ("score", "part", "winners", "damage"):
+        data = json.loads(json.dumps(base))
+        state = data["state"]
+        if change == "score":
+            state["result"]["scores"][who] += 1
+        elif change == "part":
+            state["result"]["breakdown"][who]["treasure"] += 1
+            state["result"]["scores"][who] += 1
+        elif change == "winners":
+            result = state["result"]
+            result["winners"] = [c for c in result["scores"] if c not in result["winners"]][:1]
+        else:
+            damage = state["characters"][who]["damage"]
+            state["characters"][who]["damage"] = damage + 20 if damage < 20 else damage - 20
+        with pytest.raises(ContentError, match="result"):
+            Game.from_dict(data)
+
+
+def test_reading_a_saved_game_imports_no_module_it_names():
+    """saving.from_dict: a saved game's ruleset named plugins by module; reading it imported
+    them, running whatever their import does. Now only shipped, installed (entry point) or
+    already imported plugins are used."""
+    data = lr.new_game("classic", players=4, seed=1).to_dict()
+    data["ruleset"]["plugins"] = ["import_marker"]
+    os.environ.pop("LIFEBOAT_IMPORT_MARKER", None)
+    with pytest.raises(ContentError, match="not loaded"):
+        Game.from_dict(data)
+    assert "import_marker" not in sys.modules and "LIFEBOAT_IMPORT_MARKER" not in os.environ
+    # once the ruleset that uses it is loaded, its games are read as before
+    ruleset = lr.load_ruleset({"plugins": ["hostile_plugins:RaisesAtGameOver"]})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    assert inv.fingerprint(Game.from_dict(game.to_dict())) == inv.fingerprint(game)
+
+
+@pytest.mark.parametrize("text,place", ids=["nul", "huge-int", "bad-date", "latin-1"], argvalues=[
+    (b"name: a\x00b\n", "line 1, column 8"),
+    (b"name: " + b"9" * 5000 + b"\n", "line 1, column 7"),
+    (b"when: 2001-02-30\n", "line 1, column 7"),
+    (b"name: caf\xe9\n", "line 1, byte 9"),
+])
+def test_unreadable_characters_and_values_are_content_errors(tmp_path, text, place):
+    """yamlio.parse_yaml: a NUL or control character (ReaderError: the loader was made
+    outside the try), an integer of 5,000 digits or a date that does not exist (ValueError
+    from the constructor) escaped as other exceptions; a byte that is not UTF-8 had no place."""
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(text)
+    with pytest.raises(ContentError) as info:
+        lr.load_ruleset(str(path))
+    assert info.value.path == place and str(path) in str(info.value)
+
+
+def test_a_long_string_repeated_by_aliases_is_refused():
+    """yamlio: the expanded-size limit counted nodes only; one long string repeated by a few
+    aliases (a hundred nodes, gigabytes of text) passed it and a scenario file using it ran
+    out of memory in the schema check's error message."""
+    from lifeboat_rules.yamlio import parse_yaml
+    text = ("a: &s '" + "x" * 100_000 + "'\nb: &b [" + ", ".join(["*s"] * 100) + "]\nc: ["
+            + ", ".join(["*b"] * 100) + "]\n")
+    with pytest.raises(ContentError, match="characters"):
+        parse_yaml(text, "long.yaml")
+
+
+def test_a_recursive_or_huge_mapping_is_refused_not_walked_for_ever():
+    """yamlio.check_json_like: a dict containing itself made from_dict and load_ruleset loop
+    for ever; shared lists nested 60 deep (2**60 values once walked) likewise."""
+    cycle = {"format": "lifeboat_rules/game"}
+    cycle["again"] = cycle
+    with inv.time_limit(5, "from_dict of a cycle"):
+        with pytest.raises(ContentError, match="contains itself"):
+            Game.from_dict(cycle)
+    shared: list = []
+    for _ in range(60):
+        shared = [shared, shared]
+    with inv.time_limit(5, "load_ruleset of shared lists"):
+        with pytest.raises(ContentError, match="more than"):
+            lr.load_ruleset({"overrides": {"characters": {"the_kid": {"name": shared}}}})
