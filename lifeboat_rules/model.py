@@ -179,6 +179,7 @@ class State:
     rng: int = 0
     options: dict = attrs.Factory(dict)
     result: dict | None = None
+    drift: int = 0                        # rounds in a row adrift: nobody awake, nothing changed
 
     def clone(self) -> "State":
         return State(
@@ -188,4 +189,4 @@ class State:
             self.rowing_pile[:], self.current, self.round, self.phase, self.seagulls,
             self.over, [stage.clone() for stage in self.stack],
             [Offer(o.id, o.by, o.to, o.give, o.take) for o in self.offers],
-            self.offer_counter, self.rng, self.options, self.result)
+            self.offer_counter, self.rng, self.options, self.result, self.drift)

@@ -61,6 +61,7 @@ def to_dict(game) -> dict:
             "stack": [_copy(stage.data()) for stage in state.stack],
             "offers": [o.data() for o in state.offers],
             "offer_counter": state.offer_counter,
+            "drift": state.drift,
             "rng": f"{state.rng:016x}",
             "options": dict(state.options),
             "result": _copy(state.result),
@@ -305,4 +306,4 @@ def _state(ruleset, data: dict) -> State:
         offers=[Offer(o["id"], o["from"], o["to"], tuple(o["give"]), tuple(o["take"]))
                 for o in data["offers"]],
         offer_counter=data["offer_counter"], rng=int(data["rng"], 16),
-        options=dict(data["options"]), result=_copy(data["result"]))
+        options=dict(data["options"]), result=_copy(data["result"]), drift=data["drift"])

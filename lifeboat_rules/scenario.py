@@ -83,7 +83,7 @@ def run(scenario: Scenario) -> Outcome:
     try:
         _run(scenario)
     except ScenarioFailure as exc:
-        return Outcome(scenario, scenario.name, False, str(exc))
+        return Outcome(scenario, scenario.name, False, f"{exc} ({scenario.where})")
     except ContentError as exc:
         return Outcome(scenario, scenario.name, False, f"invalid: {exc}")
     return Outcome(scenario, scenario.name, True)

@@ -112,6 +112,35 @@ def end_round(game) -> None:
             effects.set_marker(game, who, "rowed", False)
         if character.fought:
             effects.set_marker(game, who, "fought", False)
+    adrift(game)
+
+
+# what can change a game in which nobody is awake
+_CHANGES = frozenset({"damage", "heal", "status", "seagulls", "lost", "seats"})
+
+
+def adrift(game) -> None:
+    """Ruling (R-END-1, where RULES.md is silent): with no character awake nobody decides
+    anything and each round only turns the navigation deck by a card. If a whole turn of the
+    deck goes by without a seagull, damage, healing or a loss, the rounds repeat for ever: the
+    game ends there, scored as it stands."""
+    state = game.state
+    if any(c.awake for c in state.characters.values()):
+        state.drift = 0
+        return
+    log = game.log
+    start = len(log)   # where this round began: its first phase event
+    for index in range(len(log) - 1, -1, -1):
+        kind = log[index]["type"]
+        if kind == "phase" and log[index]["round"] == state.round:
+            start = index
+        elif kind == "setup" or kind == "phase":
+            break
+    changed = any(event["type"] in _CHANGES for event in log[start:])
+    state.drift = 0 if changed else state.drift + 1
+    if state.drift > len(state.navcards):
+        effects.emit(game, {"type": "adrift", "rounds": state.drift})
+        game.end()
 
 
 @attrs.define(slots=True, eq=False)
