@@ -26,7 +26,7 @@ import pluggy
 
 from . import hookspecs
 from .actions import ActionType, Effect
-from .content import (BASE_PLUGINS, Ruleset, base_content, content_problems, deep_merge,
+from .content import (BASE_PLUGINS, Ruleset, _origin, base_content, content_problems, deep_merge,
                       import_plugin)
 from .errors import ContentError, IllegalAction, PluginError
 from .stages import Stage
@@ -169,15 +169,6 @@ def _frames_blame(exc: BaseException, names: dict, trusted=frozenset()) -> tuple
                 found = name
         tb = tb.tb_next
     return found, fallback
-
-
-def _origin(exc: BaseException) -> str:
-    tb = exc.__traceback__
-    if tb is None:
-        return ""
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return f" ({tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno})"
 
 
 def _source(function) -> str:

@@ -181,6 +181,22 @@ def _rescored(game) -> dict | None:
         return None
 
 
+def _each_once(known: dict, zones: list, what: str, table: str, problem) -> None:
+    """Every card of ``known`` in exactly one of ``zones`` ((name, cards) pairs)."""
+    places: dict = {}
+    for name, cards in zones:
+        for card in cards:
+            if card not in known:
+                problem(name, f"unknown {what} {card!r}")
+            elif card in places:
+                problem(name, f"{what} {card} is also in {places[card]}")
+            else:
+                places[card] = name
+    for card in known:
+        if card not in places:
+            problem(table, f"{what} {card} is nowhere")
+
+
 def _state(ruleset, data: dict) -> State:
     problems: list = []
 
@@ -220,38 +236,16 @@ def _state(ruleset, data: dict) -> State:
     for card, kind in kinds.items():
         if kind not in content.provisions:
             problem(f"kinds.{card}", f"unknown provision {kind!r}")
-    places: dict = {}
     zones = [("supply", data["supply"]), ("passing", data["passing"]), ("discard", data["discard"]),
              ("removed", data["removed"])]
     zones += [(f"characters.{cid}.{z}", c[z]) for cid, c in chars.items() for z in ("hand", "front")]
-    for name, cards in zones:
-        for card in cards:
-            if card not in kinds:
-                problem(name, f"unknown card {card!r}")
-            elif card in places:
-                problem(name, f"card {card} is also in {places[card]}")
-            else:
-                places[card] = name
-    for card in kinds:
-        if card not in places:
-            problem("kinds", f"card {card} is nowhere")
+    _each_once(kinds, zones, "card", "kinds", problem)
     # navigation cards: every one in exactly one place
     navcards = data["navcards"]
-    seen: dict = {}
     nav_zones = [("navigation", data["navigation"]), ("drawn", data["drawn"]),
                  ("rowing_pile", data["rowing_pile"]),
                  ("current", [data["current"]] if data["current"] is not None else [])]
-    for name, cards in nav_zones:
-        for card in cards:
-            if card not in navcards:
-                problem(name, f"unknown navigation card {card!r}")
-            elif card in seen:
-                problem(name, f"navigation card {card} is also in {seen[card]}")
-            else:
-                seen[card] = name
-    for card in navcards:
-        if card not in seen:
-            problem("navcards", f"navigation card {card} is nowhere")
+    _each_once(navcards, nav_zones, "navigation card", "navcards", problem)
     # table
     limit = content.setup["seagulls_to_land"]
     if data["seagulls"] > limit or (data["seagulls"] == limit and not data["over"]):
