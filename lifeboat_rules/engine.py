@@ -115,6 +115,7 @@ class Game:
             problem = rules.types[kind].explain(self, action)
             if problem is not None:
                 raise IllegalAction(f"{problem[0]}: {problem[1]}", problem[0])
+            action = _copy_json(action)   # the client's mapping: the game keeps its own
             if rules.legal_hook is not None and by in state.characters:
                 # a plugin forbids an open-ended type by removing all its listed forms
                 legal = self._legal.get(by)
@@ -132,11 +133,12 @@ class Game:
                 legal = self._legal[by] = self._compute_legal(by)
             try:
                 # the listed form is applied and logged: plain str and list values, whatever
-                # the client's values were (a str subclass, an object equal to anything)
+                # the client's values were (a str subclass, an object equal to anything); it is
+                # the game's own (the cache is dropped once the state changes)
                 action = legal[legal.index(action)]
             except Exception:  # not listed, or a value whose comparison raises
                 self._refuse(action)
-        return self._transact(_copy_json(action))
+        return self._transact(action)
 
     def _refuse(self, action):
         from .refusals import explain
@@ -272,7 +274,7 @@ class Game:
         snapshot = self.state.clone() if self._guarded else None
         mark = len(self.log)
         try:
-            effects.emit(self, {"type": "action", "action": _copy_json(action)})
+            effects.emit(self, {"type": "action", "action": action})
             top = self.top
             self.rules.resolve(self, action)
             if isinstance(top, Window) and top in self.state.stack:

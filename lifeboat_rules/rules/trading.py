@@ -59,18 +59,14 @@ def _offer_options(game, character, stage) -> list:
     hand = chars[character].hand
     if not hand:
         return []
-    kinds = sorted({state.kinds[c] for c in hand})
-    out = []
     mine = [o for o in state.offers if o.by == character]
     if len(mine) >= MAX_OPEN_OFFERS:
         return []
-    for to in state.seats:
-        if to == character or not chars[to].awake:
-            continue
-        for kind in kinds:
-            if not any(_same_offer(o, character, to, [kind], []) for o in mine):
-                out.append({"by": character, "type": "offer", "to": to, "give": [kind], "take": []})
-    return out
+    kinds = sorted({state.kinds[c] for c in hand})
+    return [{"by": character, "type": "offer", "to": to, "give": [kind], "take": []}
+            for to in state.seats if to != character and chars[to].awake
+            for kind in kinds
+            if not mine or not any(_same_offer(o, character, to, [kind], []) for o in mine)]
 
 
 def _offer_check(game, action):
