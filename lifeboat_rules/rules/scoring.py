@@ -39,6 +39,11 @@ def treasure(game, who: str) -> int:
 
 @hookimpl(trylast=True)
 def lifeboat_score(game, character):
+    """The four independent parts. The special cases fall out of them: a narcissist's survival
+    counts as its own and as its love's (R-SCORE-5); a misanthrope scores no survival of its own
+    (so loving itself too, its survival counts once, through love) and the size of every other
+    character that died (R-SCORE-6); love and hate on the same other character score its
+    survival if it survives, its size if it died (R-SCORE-7)."""
     chars = game.state.characters
     me = chars[character]
     misanthrope = me.hate == character                                      # R-SCORE-6
@@ -48,13 +53,13 @@ def lifeboat_score(game, character):
     if not me.lost:                                                         # R-SCORE-3
         parts["treasure"] = treasure(game, character)
     if me.love is not None and me.love in chars and survives(chars[me.love]):
-        parts["love"] = chars[me.love].survival                             # R-SCORE-4, -5, -7
+        parts["love"] = chars[me.love].survival                 # R-SCORE-4, R-SCORE-5, R-SCORE-7
     if me.hate is not None:
         if misanthrope:
             parts["hate"] = sum(other.size for cid, other in chars.items()
                                 if cid != character and not survives(other))
         elif me.hate in chars and not survives(chars[me.hate]):
-            parts["hate"] = chars[me.hate].size                             # R-SCORE-4, -7
+            parts["hate"] = chars[me.hate].size                             # R-SCORE-4, R-SCORE-7
     return parts
 
 
