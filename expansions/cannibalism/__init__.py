@@ -27,7 +27,7 @@ from lifeboat_rules.content import merge_file
 from lifeboat_rules.model import DEAD
 from lifeboat_rules.rules.fights import start_fight
 from lifeboat_rules.rules.specials import spend
-from lifeboat_rules.stages import Window
+from lifeboat_rules.stages import CHARACTER, CHARACTERS, COUNT, Window
 
 LIFEBOAT_KIND = "expansion"
 
@@ -54,8 +54,8 @@ class ObjectWindow(Window):
     NAME = "object"
     KIND = "object"
     # what the fields hold, checked when a saved game is read (stages.Stage.problems)
-    REFS = {**Window.REFS, "user": "character", "body": "character", "amount": "count",
-            "objectors": "characters"}
+    REFS = {**Window.REFS, "user": CHARACTER, "body": CHARACTER, "amount": COUNT,
+            "objectors": CHARACTERS}
     user: str = ""
     body: str = ""
     amount: int = 1                      # damage healed by everyone in the boat (R-CANN-3)

@@ -7,7 +7,7 @@ import attrs
 from .. import effects
 from ..actions import ActionType, Field
 from ..hookspecs import hookimpl
-from ..stages import Window
+from ..stages import CHARACTERS, STAKE, Window
 
 
 def weapon_bonus(game, cards) -> int:
@@ -23,7 +23,7 @@ class FightWindow(Window):
     wins (``stake["act"]`` names the action type that settles it)."""
     NAME = "fight"
     KIND = "fight"
-    REFS = {**Window.REFS, "attackers": "characters", "defenders": "characters", "stake": "stake"}
+    REFS = {**Window.REFS, "attackers": CHARACTERS, "defenders": CHARACTERS, "stake": STAKE}
     attackers: list = attrs.Factory(list)
     defenders: list = attrs.Factory(list)
     stake: dict = attrs.Factory(dict)

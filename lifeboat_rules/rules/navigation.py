@@ -7,7 +7,7 @@ import attrs
 from .. import effects
 from ..actions import ActionType, Field
 from ..hookspecs import hookimpl
-from ..stages import Stage
+from ..stages import CHARACTER, Stage
 
 
 def navigator(game) -> str | None:
@@ -57,8 +57,7 @@ class NavigationPhase(Stage):
             effects.emit(game, {"type": "navigation", "card": card,
                                 "data": state.navcards[card].data()})
             self.step = "overboard"
-            if effects.seagull(game, state.navcards[card].seagull):   # R-GULL-1
-                game.end()
+            effects.seagull(game, state.navcards[card].seagull)   # R-GULL-1: the 4th ends the game
         elif step == "overboard":
             self.step = "thirst"
             from .overboard import start_overboard
@@ -148,7 +147,7 @@ class Navigate(Stage):
     """The navigator looks at the rowing pile and chooses the card (R-NAV-2)."""
     NAME = "navigate"
     KIND = "navigate"
-    REFS = {"navigator": "character"}
+    REFS = {"navigator": CHARACTER}
     navigator: str = ""
 
     def problems(self, game) -> list:

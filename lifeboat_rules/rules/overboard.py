@@ -8,7 +8,7 @@ from .. import effects
 from ..actions import ActionType, Field, card_forms, find_card
 from ..hookspecs import hookimpl
 from ..model import DEAD, UNCONSCIOUS, resolve_names
-from ..stages import Window
+from ..stages import CHARACTERS, STATUSES, Window
 
 
 def _has_preserver(game, who: str) -> bool:
@@ -30,7 +30,7 @@ class OverboardWindow(Window):
     and chum played; ghosts may call the shark (R-SHARK-2)."""
     NAME = "overboard"
     KIND = "overboard"
-    REFS = {**Window.REFS, "fallen": "characters", "fell_as": "statuses", "called": "characters"}
+    REFS = {**Window.REFS, "fallen": CHARACTERS, "fell_as": STATUSES, "called": CHARACTERS}
     fallen: list = attrs.Factory(list)
     fell_as: dict = attrs.Factory(dict)   # status of each fallen character when it fell
     chum: bool = False                    # chum was played in this window

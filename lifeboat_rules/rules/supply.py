@@ -7,7 +7,7 @@ import attrs
 from .. import effects
 from ..actions import ActionType, Field, card_forms
 from ..hookspecs import hookimpl
-from ..stages import Stage
+from ..stages import CHARACTERS, Stage
 
 
 @attrs.define(slots=True, eq=False)
@@ -17,7 +17,7 @@ class SupplyDraft(Stage):
     NAME = "supply"
     KIND = "pick"
     PHASE = True
-    REFS = {"pickers": "characters"}
+    REFS = {"pickers": CHARACTERS}
     pickers: list = attrs.Factory(list)
 
     def start(self, game) -> None:

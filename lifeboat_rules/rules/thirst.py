@@ -8,7 +8,7 @@ from .. import effects
 from ..actions import ActionType, Field, card_forms
 from ..hookspecs import hookimpl
 from ..model import resolve_names
-from ..stages import Window
+from ..stages import COUNTS, Window
 
 
 def _waters(game, who: str) -> list:
@@ -25,7 +25,7 @@ class ThirstWindow(Window):
     dead; what is left is damage when the window closes (R-THIRST-3)."""
     NAME = "thirst"
     KIND = "thirst"
-    REFS = {**Window.REFS, "thirst": "counts"}
+    REFS = {**Window.REFS, "thirst": COUNTS}
     thirst: dict = attrs.Factory(dict)   # character -> thirsts not yet cancelled
 
     def thirsty(self, game) -> list:

@@ -10,7 +10,7 @@ import attrs
 from .. import effects
 from ..actions import ActionType, Field, LIST, card_forms, find_card
 from ..hookspecs import hookimpl
-from ..stages import Stage, Window
+from ..stages import CHARACTER, CHARACTERS, COUNT, STAKE, Stage, Window
 
 
 # --------------------------------------------------------------------------- stages
@@ -21,7 +21,7 @@ class ActionPhase(Stage):
     began; one that is not awake when its turn comes is skipped."""
     NAME = "action"
     PHASE = True
-    REFS = {"order": "characters", "position": "count", "done": "characters"}
+    REFS = {"order": CHARACTERS, "position": COUNT, "done": CHARACTERS}
     order: list = attrs.Factory(list)
     position: int = 0
     done: list = attrs.Factory(list)   # had their turn, or were skipped
@@ -60,7 +60,7 @@ class Turn(Stage):
     """A character's turn: exactly one action (R-ACT-2)."""
     NAME = "turn"
     KIND = "turn"
-    REFS = {"actor": "character"}
+    REFS = {"actor": CHARACTER}
     actor: str = ""
     acted: bool = False
 
@@ -78,7 +78,7 @@ class Place(Stage):
     """After rowing: each drawn card to the rowing pile or the bottom of the deck (R-ROW-1)."""
     NAME = "place"
     KIND = "place"
-    REFS = {"actor": "character"}
+    REFS = {"actor": CHARACTER}
     actor: str = ""
 
     def pending(self, game) -> list:
@@ -100,7 +100,7 @@ class Respond(Stage):
     (R-SWAP-1, R-ROB-2)."""
     NAME = "respond"
     KIND = "respond"
-    REFS = {"stake": "stake"}
+    REFS = {"stake": STAKE}
     stake: dict = attrs.Factory(dict)
 
     def pending(self, game) -> list:
