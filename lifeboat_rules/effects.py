@@ -177,7 +177,7 @@ def seagull(game, delta: int) -> bool:
         if state.seagulls + delta >= limit:
             state.seagulls = limit
             emit(game, {"type": "seagulls", "count": state.seagulls})
-            game.end()
+            game.end("landed")
             return True
         state.seagulls += delta
     elif delta < 0:

@@ -219,8 +219,9 @@ class Game:
     def character(self, who: str):
         return self.state.characters[who]
 
-    def end(self) -> None:
-        """End the game now (R-END-1) and score it (R-SCORE)."""
+    def end(self, cause: str) -> None:
+        """End the game now (R-END-1) and score it (R-SCORE). ``cause``: ``landed`` (the
+        fourth seagull), ``all_dead`` (no character alive) or ``adrift`` (R-END-2)."""
         state = self.state
         if state.over:
             return
@@ -229,9 +230,10 @@ class Game:
         state.phase = "over"
         state.stack.clear()
         result = score_game(self)
+        result["end"] = cause
         state.result = result
         effects.emit(self, {"type": "game_over", "scores": dict(result["scores"]),
-                            "winners": list(result["winners"])})
+                            "winners": list(result["winners"]), "end": cause})
         if self.rules.has_hook("lifeboat_game_over"):
             self.rules.hook.lifeboat_game_over(game=self, result=_copy_json(result))
 
@@ -309,7 +311,7 @@ class Game:
         stack = state.stack
         while not state.over:
             if not any(ch.alive for ch in state.characters.values()):
-                self.end()  # R-END-1: no character is alive
+                self.end("all_dead")  # R-END-1: no character is alive
                 break
             if not stack:
                 self._next_phase()

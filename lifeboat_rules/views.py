@@ -68,5 +68,6 @@ def view(game, viewer: str | None) -> dict:
     if state.over and state.result is not None:
         result = state.result
         out["result"] = {"scores": dict(result["scores"]), "winners": list(result["winners"]),
-                         "breakdown": {c: dict(p) for c, p in result["breakdown"].items()}}
+                         "breakdown": {c: dict(p) for c, p in result["breakdown"].items()},
+                         "end": result["end"]}
     return out

@@ -262,7 +262,8 @@ def test_from_dict_refuses_what_is_not_a_saved_game():
 def test_result_adds_up_and_names_the_winners():
     game = play_some(lr.new_game("classic", players=6, seed=8), 100_000, 8)
     result = game.result
-    assert set(result) == {"scores", "winners", "breakdown"}
+    assert set(result) == {"scores", "winners", "breakdown", "end"}
+    assert result["end"] in ("landed", "all_dead", "adrift")
     for who, score in result["scores"].items():
         assert score == sum(result["breakdown"][who].values())
     best = max(result["scores"].values())

@@ -139,7 +139,7 @@ def adrift(game) -> None:
     state.drift = 0 if changed else state.drift + 1
     if state.drift > len(state.navcards):
         effects.emit(game, {"type": "adrift", "rounds": state.drift})
-        game.end()
+        game.end("adrift")
 
 
 @attrs.define(slots=True, eq=False)
