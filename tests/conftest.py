@@ -79,7 +79,9 @@ class InvalidFile(pytest.Item):
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "rule(id): the RULES.md ruling a scenario pins")
+    config.addinivalue_line("markers", "rule(id): the ruling (docs/rules.md) a test pins")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds; "
+                                       "`python -m pytest -m 'not slow'` leaves it out")
 
 
 def pytest_terminal_summary(terminalreporter):
