@@ -1,32 +1,34 @@
 """lifeboat_rules: the reference rules engine for the board game Lifeboat (Jeff Siadek, 2002).
 
-The public contract is API.md: ``load_ruleset``, ``new_game``, ``Game`` (``pending``,
-``legal_actions``, ``apply``, ``view``, ``to_dict`` / ``from_dict``, ``clone``, ``over``,
-``result``), ``IllegalAction``, ``ContentError``; and ``hookimpl`` for plugins.
+The public contract (docs/api.md): ``load_ruleset``, ``new_game``, ``Game`` (``pending``,
+``legal_actions``, ``apply``, the integer actions ``num_actions``, ``legal_ids``,
+``action_id``, ``action_of``, ``apply_id``, ``view``, ``events_for``, ``to_dict`` /
+``from_dict``, ``clone``, ``over``, ``result``), ``Decision``, ``IllegalAction``,
+``ContentError``, ``PluginError``; and ``hookimpl`` for plugins (docs/house-rules.md).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import Decision
-from .content import Ruleset, load_ruleset
 from .engine import Game
+from .engine import new_game as _new_game
 from .errors import ContentError, IllegalAction, PluginError
 from .hookspecs import hookimpl
+from .records import Decision
+from .rulesets import Ruleset, load_ruleset
 
 __all__ = ["load_ruleset", "new_game", "Game", "Ruleset", "Decision", "IllegalAction",
            "ContentError", "PluginError", "hookimpl", "__version__"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def new_game(ruleset: Any = "classic", players: int | None = None, seed: int | None = None,
              setup: dict | None = None) -> Game:
     """A new game under ``ruleset`` (a ``Ruleset``, or what ``load_ruleset`` takes).
 
-    Dealt per R-SETUP for ``players`` with ``seed`` (a random seed when None, recorded in the
-    ``setup`` event), or started from an explicit position ``setup`` (SCENARIOS.md). A player
-    count the ruleset does not allow raises ``ValueError`` (R-SETUP-1).
+    Dealt for ``players`` with ``seed`` (R-SETUP; a random seed when None, recorded in the
+    ``setup`` event), or started from an explicit position ``setup`` (docs/scenarios.md). A
+    player count the ruleset does not allow raises ``ValueError`` (R-SETUP-1).
     """
-    from .rules.setup import start
-    return start(load_ruleset(ruleset), players=players, seed=seed, setup=setup)
+    return _new_game(ruleset, players, seed, setup)

@@ -1,112 +1,407 @@
-"""The action vocabulary as registered records (API.md, Actions).
+"""Action types: the vocabulary of moves, declared once (API.md terms: docs/api.md, Actions).
 
 An ``ActionType`` is what a plugin registers (hook ``lifeboat_action_types``) to add a kind of
-action: its fields, the decision kinds (stages) that offer it, one function that lists its legal
-forms now, one that resolves it, and one that explains a refusal. Legality has a single source:
-``apply`` accepts exactly what ``options`` lists (``Game.legal_actions``), so the two cannot
-disagree; ``explain`` only words the refusal.
+action. It declares its parameters (``Param``: a name and a ``Domain``) and three functions:
+
+* ``check(game, stage, by, *values)``: the one decision of legality for this type. It returns a
+  ``Refusal`` (the rule and a message) or None. ``apply`` refuses with it.
+* ``moves(game, stage, by)``: the legal value tuples, listed fast for ``legal_actions`` and
+  ``legal_ids``. It must list exactly what ``check`` accepts; tests/test_legality.py proves it
+  on reachable states of every built-in ruleset by trying every value of every domain.
+* ``resolve(game, stage, by, *values)``: carries it out through ``effects``.
+
+``stage`` is the innermost stage when the action is taken (the turn, the window...), so a
+resolver works on the stage it acts on. From the parameters' domains follow the parsing of an
+action dict (shape, kind aliases for cards), the canonical dict of a move, and its integer in
+the game's fixed action space (``ActionSpace``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable, Iterable
 
 import attrs
 
-STR, LIST = "str", "list"
+from .records import Refusal, Side, Word, short
+
+FREE = "free"   # the kind of an action taken whenever it is legal (R-PLAY-1, R-TRADE-1)
+MAX_OPEN_OFFERS = 16   # per offerer (R-TRADE-1): bounds the state a client can grow
+MAX_TEXT = 200
+MAX_LIST = 100
+
+
+class Domain(Word):
+    """What a parameter's value is."""
+    CHARACTER = "character"        # a character in play
+    CARD = "card"                  # a provision card id (or a kind id, meaning the first such)
+    CARD_OR_HAND = "card_or_hand"  # ``hand`` (a random hand card) or a card
+    NAVCARD = "navcard"            # a navigation card id
+    PILE = "pile"                  # navigation card ids among those drawn (any order)
+    SIDE = "side"                  # attacker or defender
+    OFFER = "offer"                # an open trade offer's id
+    CARDS = "cards"                # card ids or kinds (a trade offer's give and take)
 
 
 @attrs.frozen(slots=True)
-class Field:
+class Param:
+    """A field of an action.
+
+    ``optional``: the field may be left out. ``alias``: leaving it out means the value
+    ``default(game, by, values)`` picks (the first such card...): listed moves always give it.
+    Otherwise a left-out optional field is a value of its own (None), listed as such.
+    ``source(game, by, values)``: the card lists a kind id is looked up in, in order (R-SPEC-1:
+    hand first, then in front).
+    """
     name: str
-    kind: str = STR          # "str" or "list" (of str)
-    required: bool = True
+    domain: Domain
+    optional: bool = False
+    alias: bool = False
+    default: Callable | None = None
+    source: Callable | None = None
 
 
 @attrs.frozen(slots=True)
 class ActionType:
-    """One action type.
-
-    ``stages``: decision kinds whose stage lists it (``turn``, ``fight``, ``overboard``, ...),
-    or ``("free",)`` for an action that may be taken at any time it is legal (R-PLAY-1).
-    ``options(game, character, stage)`` returns every legal action dict of this type for
-    ``character`` now (``stage`` is the stage offering it, None for free actions).
-    ``resolve(game, action)`` carries it out through ``lifeboat_rules.effects``.
-    ``explain(game, action)`` returns ``(rule, message)`` saying why it is refused, or None.
-    ``ghost``: a lost character's player (a ghost) may take it (R-SHARK-2).
-    ``open``: its forms cannot all be listed (a trade offer); ``apply`` then accepts it when
-    ``explain`` finds nothing wrong, and ``options`` lists a canonical selection.
-    ``settle(game, stake)``: carries out the stake of a fight or an allowed request that this
-    action started (``stake["act"]`` names the type).
-    """
+    """One action type (see the module docstring). ``kinds``: the decision kinds whose stage
+    offers it, or ``(FREE,)``. ``ghost``: a lost character's player may take it (R-SHARK-2).
+    ``open``: its forms cannot all be listed (trade offers): ``moves`` lists the canonical ones
+    (single-card gifts) and the integer space encodes only those. ``settle(game, stake)``
+    carries out a stake this type started once it is allowed or won (R-FIGHT-4). ``private``:
+    parameters only the actor and the characters the action names may see in the log."""
     name: str
     rule: str
-    options: Callable[..., list]
+    check: Callable[..., Refusal | None]
+    moves: Callable[..., Iterable[tuple]]
     resolve: Callable[..., None]
-    fields: tuple = ()
-    stages: tuple = ()
-    explain: Callable[..., Any] | None = None
+    params: tuple = ()
+    kinds: tuple = ()
     ghost: bool = False
-    card_fields: tuple = ()   # fields holding provision references (checked for unknown cards)
-    open: bool = False        # open-ended (trade offers): checked by ``explain``, listed canonically
-    settle: Callable[..., None] | None = None  # carries out what a fight or an answer decided
+    open: bool = False
+    settle: Callable | None = None
+    private: tuple = ()
 
     @property
     def free(self) -> bool:
-        return "free" in self.stages
+        return FREE in self.kinds
 
 
 @attrs.frozen(slots=True)
 class Effect:
-    """A special-action effect kind (R-SPEC-1): provisions name it in ``special.effect``.
+    """A special-action effect kind (R-SPEC-1); a provision names it in ``special.effect``.
 
-    ``targets(game, user, card_id)`` lists the legal targets: character ids, or ``[None]``
-    for an effect without a target (an empty list: cannot be used now).
-    ``resolve(game, user, card_id, target)`` carries it out; the card is still where it was.
-    ``keep(game, user, card_id)`` tells whether the card stays after use (default: discarded).
+    ``targets(game, user, card)``: the legal targets now, character ids, or ``[None]`` for an
+    effect without a target (``[]``: it cannot be used now). ``resolve(game, user, card,
+    target)`` carries it out while the card is still where it was.
     """
     name: str
     rule: str
     targets: Callable[..., list]
     resolve: Callable[..., None]
-    target_field: bool = True
 
+
+# --------------------------------------------------------------------------- parsing
+
+class Malformed(Exception):
+    """An action dict that is not of its type's shape (rule ``API``)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.refusal = Refusal("API", message)
+
+
+def _text(value) -> bool:
+    return type(value) is str and 0 < len(value) <= MAX_TEXT
+
+
+def parse(game, action) -> tuple[ActionType, str, tuple]:
+    """``(type, by, values)`` of an action dict; kind ids and left-out alias fields resolved to
+    the card they mean. Raises ``Malformed`` for what is not an action of this game."""
+    rules = game.rules
+    state = game.state
+    if type(action) is not dict:
+        raise Malformed(f"an action is a mapping with 'by' and 'type', not {type(action).__name__}")
+    kind = action.get("type")
+    if kind is None:
+        raise Malformed("the action has no 'type'")
+    atype = rules.types.get(kind) if type(kind) is str else None
+    if atype is None:
+        raise Malformed(f"unknown action type {short(kind)} (known: {', '.join(sorted(rules.types))})")
+    by = action.get("by")
+    if by is None:
+        raise Malformed("the action has no 'by' (the character taking it)")
+    if type(by) is not str or by not in state.characters:
+        raise Malformed(f"unknown character {short(by)} (in play: {', '.join(state.characters)})")
+    params = atype.params
+    for key in action:
+        if key != "by" and key != "type" and not any(p.name == key for p in params):
+            fields = ", ".join(p.name for p in params) or "none"
+            raise Malformed(f"{kind} has no field {short(key)} (fields: {fields})")
+    values: list = []
+    for param in params:
+        if param.name not in action:
+            if not param.optional:
+                raise Malformed(f"{kind} needs the field {param.name!r}")
+            values.append(param.default(game, by, values) if param.alias else None)
+            continue
+        values.append(_parse_value(game, atype, param, by, action[param.name], values))
+    return atype, by, tuple(values)
+
+
+def _parse_value(game, atype, param: Param, by: str, raw, values: list):
+    state = game.state
+    domain = param.domain
+    where = f"{atype.name}.{param.name}"
+    if domain is Domain.PILE or domain is Domain.CARDS:
+        if type(raw) is not list or len(raw) > MAX_LIST or not all(_text(v) for v in raw):
+            raise Malformed(f"{where} must be a list of card ids, not {short(raw)}")
+        for ref in raw:
+            if domain is Domain.CARDS and ref not in state.table.kinds and ref not in game.rules.content.provisions:
+                raise Malformed(f"unknown card {short(ref)} (a card id of this game or a provision kind)")
+            if domain is Domain.PILE and ref not in state.table.navcards:
+                raise Malformed(f"unknown navigation card {short(ref)}")
+        if domain is Domain.PILE and len(set(raw)) == len(raw) and all(c in state.drawn for c in raw):
+            return [c for c in state.drawn if c in raw]   # any order: the cards go in the order drawn
+        return list(raw)
+    if not _text(raw):
+        raise Malformed(f"{where} must be a short string, not {short(raw)}")
+    if domain is Domain.CHARACTER:
+        if raw not in state.characters:
+            raise Malformed(f"unknown character {short(raw)}")
+        return raw
+    if domain is Domain.SIDE:
+        if raw not in (Side.ATTACKER.value, Side.DEFENDER.value):
+            raise Malformed("side must be 'attacker' or 'defender'")
+        return raw
+    if domain is Domain.NAVCARD:
+        if raw not in state.table.navcards:
+            raise Malformed(f"unknown navigation card {short(raw)}")
+        return raw
+    if domain is Domain.OFFER:
+        return raw
+    if domain is Domain.CARD_OR_HAND and raw == "hand":
+        return raw
+    # a card: an instance id, or a kind meaning the first such card where it is taken from
+    kinds = state.table.kinds
+    if raw in kinds:
+        return raw
+    if raw not in game.rules.content.provisions:
+        raise Malformed(f"unknown card {short(raw)} (a card id of this game or a provision kind)")
+    if param.source is not None:
+        for zone in param.source(game, by, values):
+            for card in zone:
+                if kinds[card] == raw:
+                    return card
+    return raw   # no such card there: the type's check refuses it
+
+
+def action_dict(atype: ActionType, by: str, values: tuple) -> dict:
+    """The canonical action dict of a move."""
+    action = {"by": by, "type": atype.name}
+    for param, value in zip(atype.params, values):
+        if value is not None:
+            action[param.name] = value[:] if type(value) is list else value
+    return action
+
+
+def first_card(zones: Iterable[list], kinds: dict, wanted: Callable[[str], bool]) -> str | None:
+    """The first card of ``zones`` (in order) whose kind ``wanted`` accepts."""
+    for zone in zones:
+        for card in zone:
+            if wanted(kinds[card]):
+                return card
+    return None
+
+
+# --------------------------------------------------------------------------- integer actions
 
 @attrs.frozen(slots=True)
-class Decision:
-    """A decision the game waits for: ``by`` (a character id) must decide something of
-    ``kind`` (pick, turn, place, respond, fight, navigate, overboard, thirst, object)."""
-    by: str
-    kind: str
+class Block:
+    """Where one action type's moves lie in the integer action space."""
+    atype: ActionType
+    offset: int
+    sizes: tuple            # per parameter: how many values (None included where it is one)
 
-    def data(self) -> dict:
-        return {"by": self.by, "kind": self.kind}
-
-
-def card_forms(game, ids) -> list:
-    """The ways an action may name each of ``ids``: every instance id, and each kind once
-    (a kind means the first such card where the action takes it from)."""
-    kinds = game.state.kinds
-    forms = list(ids)
-    seen = set()
-    for cid in ids:
-        kind = kinds[cid]
-        if kind not in seen:
-            seen.add(kind)
-            forms.append(kind)
-    return forms
+    @property
+    def size(self) -> int:
+        total = 1
+        for size in self.sizes:
+            total *= size
+        return total
 
 
-def find_card(game, ref, *zones) -> str | None:
-    """The card ``ref`` (an instance id or a kind) in the first of ``zones`` that holds it."""
-    kinds = game.state.kinds
-    if ref in kinds:
-        for zone in zones:
-            if ref in zone:
-                return ref
+class ActionSpace:
+    """The fixed integer action space of one ruleset (API.md: ``num_actions``...).
+
+    Every move of a type is a mixed-radix number over its parameters' values: a character by
+    its place in the ruleset's characters, a card by its place in the game's card table, a
+    navigation card likewise, a pile as a bit mask over the cards drawn, an offer by
+    (offerer, rank among that offerer's open offers to you). A game whose setup has more cards
+    than the ruleset's content (an explicit position) gets a space of its own size.
+    """
+
+    MAX_ACTIONS = 65_536
+
+    def __init__(self, types: Iterable[ActionType], characters: tuple, cards: int, navcards: int,
+                 max_drawn: int):
+        self.characters = characters
+        self.character_index = {c: i for i, c in enumerate(characters)}
+        self.cards = cards
+        self.navcards = navcards
+        self.max_drawn = max_drawn
+        self.blocks: dict[str, Block] = {}
+        offset = 0
+        for atype in types:
+            sizes = tuple(self._size(atype, p) for p in atype.params)
+            block = Block(atype, offset, sizes)
+            self.blocks[atype.name] = block
+            offset += block.size
+        self.size = offset
+        if offset > self.MAX_ACTIONS:
+            raise ValueError(f"the integer action space would have {offset} actions; at most "
+                             f"{self.MAX_ACTIONS} (fewer cards, characters or rowing draws)")
+        self._starts = sorted((b.offset, b) for b in self.blocks.values())
+
+    def _size(self, atype: ActionType, param: Param) -> int:
+        domain = param.domain
+        if atype.open:   # canonical offers: one card given, nothing taken
+            sizes = {Domain.CHARACTER: len(self.characters), Domain.CARDS: self.cards}
+            return sizes[domain] if param.name != "take" else 1
+        size = {
+            Domain.CHARACTER: len(self.characters),
+            Domain.CARD: self.cards,
+            Domain.CARD_OR_HAND: self.cards + 1,
+            Domain.NAVCARD: self.navcards,
+            Domain.PILE: 1 << self.max_drawn,
+            Domain.SIDE: 2,
+            Domain.OFFER: len(self.characters) * MAX_OPEN_OFFERS,
+        }[domain]
+        return size + 1 if param.optional and not param.alias else size
+
+    # values <-> digits
+
+    def encode(self, game, by: str, atype: ActionType, values: tuple) -> int | None:
+        """The integer of a move, or None when it has none (a richer trade offer)."""
+        block = self.blocks[atype.name]
+        number = 0
+        for param, size, value in zip(atype.params, block.sizes, values):
+            digit = self._digit(game, by, atype, param, value)
+            if digit is None or not 0 <= digit < size:
+                return None
+            number = number * size + digit
+        return block.offset + number
+
+    def _digit(self, game, by, atype, param, value):
+        none_slot = param.optional and not param.alias
+        if value is None:
+            return 0 if none_slot else None
+        shift = 1 if none_slot else 0
+        domain = param.domain
+        table = game.state.table
+        if domain is Domain.CHARACTER:
+            index = self.character_index.get(value)
+        elif domain is Domain.CARD:
+            index = table.card_index.get(value)
+        elif domain is Domain.CARD_OR_HAND:
+            index = 0 if value == "hand" else (
+                None if value not in table.card_index else table.card_index[value] + 1)
+        elif domain is Domain.NAVCARD:
+            index = table.nav_index.get(value)
+        elif domain is Domain.SIDE:
+            index = 0 if value == Side.ATTACKER else 1
+        elif domain is Domain.PILE:
+            drawn = game.state.drawn
+            index = 0
+            for card in value:
+                if card not in drawn:
+                    return None
+                index |= 1 << drawn.index(card)
+        elif domain is Domain.OFFER:
+            index = self._offer_slot(game, by, value)
+        elif domain is Domain.CARDS:
+            if param.name == "take":
+                return 0 if value == [] else None
+            index = table.card_index.get(value[0]) if len(value) == 1 else None
+        else:  # pragma: no cover
+            return None
+        return None if index is None else index + shift
+
+    def _offer_slot(self, game, by, offer_id):
+        rank: dict = {}
+        for offer in game.state.offers:
+            if offer.to == by:
+                place = rank.get(offer.by, 0)
+                if offer.id == offer_id:
+                    if place >= MAX_OPEN_OFFERS:
+                        return None
+                    return self.character_index[offer.by] * MAX_OPEN_OFFERS + place
+                rank[offer.by] = place + 1
         return None
-    for zone in zones:
-        for cid in zone:
-            if kinds[cid] == ref:
-                return cid
-    return None
+
+    def decode(self, game, by: str, number: int) -> tuple[ActionType, tuple] | None:
+        """The move an integer stands for now, or None if it stands for none."""
+        if type(number) is not int or not 0 <= number < self.size:
+            return None
+        block = None
+        for offset, candidate in reversed(self._starts):
+            if offset <= number:
+                block = candidate
+                break
+        if block is None:  # pragma: no cover
+            return None
+        atype = block.atype
+        rest = number - block.offset
+        digits = []
+        for size in reversed(block.sizes):
+            digits.append(rest % size)
+            rest //= size
+        digits.reverse()
+        values = []
+        for param, digit in zip(atype.params, digits):
+            value = self._value(game, by, atype, param, digit)
+            if value is _NOTHING:
+                return None
+            values.append(value)
+        return atype, tuple(values)
+
+    def _value(self, game, by, atype, param, digit):
+        if param.optional and not param.alias:
+            if digit == 0:
+                return None
+            digit -= 1
+        domain = param.domain
+        state = game.state
+        if domain is Domain.CHARACTER:
+            value = self.characters[digit]
+            return value if value in state.characters else _NOTHING
+        if domain is Domain.CARD or domain is Domain.CARD_OR_HAND:
+            if domain is Domain.CARD_OR_HAND:
+                if digit == 0:
+                    return "hand"
+                digit -= 1
+            ids = state.table.card_ids
+            return ids[digit] if digit < len(ids) else _NOTHING
+        if domain is Domain.NAVCARD:
+            ids = state.table.nav_ids
+            return ids[digit] if digit < len(ids) else _NOTHING
+        if domain is Domain.SIDE:
+            return Side.ATTACKER.value if digit == 0 else Side.DEFENDER.value
+        if domain is Domain.PILE:
+            drawn = state.drawn
+            if digit >> len(drawn):
+                return _NOTHING
+            return [card for i, card in enumerate(drawn) if digit >> i & 1]
+        if domain is Domain.OFFER:
+            offerer = self.characters[digit // MAX_OPEN_OFFERS]
+            place = digit % MAX_OPEN_OFFERS
+            mine = [o for o in state.offers if o.to == by and o.by == offerer]
+            return mine[place].id if place < len(mine) else _NOTHING
+        if domain is Domain.CARDS:
+            if param.name == "take":
+                return []
+            ids = state.table.card_ids
+            return [ids[digit]] if digit < len(ids) else _NOTHING
+        return _NOTHING  # pragma: no cover
+
+
+_NOTHING = object()
+

@@ -45,7 +45,8 @@ RULESET_KEYS = frozenset({"extends", "expansions", "variants", "options", "plugi
 
 
 def _validate(args) -> int:
-    from .content import check_fragment, load_ruleset
+    from .content import check_fragment
+    from .rulesets import load_ruleset
     from .errors import ContentError
     from .scenario import scenario_files, validate_scenario_file
     from .yamlio import read_yaml
@@ -82,7 +83,7 @@ def _simulate(args) -> int:
     from . import load_ruleset
     from .bots import RandomPlayer
     from .narrate import describe
-    from .rules.setup import start
+    from . import new_game
 
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
@@ -92,7 +93,7 @@ def _simulate(args) -> int:
     began = time.perf_counter()
     for number in range(args.games):
         seed = args.seed + number
-        game = start(ruleset, players=players, seed=seed)
+        game = new_game(ruleset, players=players, seed=seed)
         bot = RandomPlayer(seed)
         shown = 0
         while not game.over:

@@ -1,60 +1,150 @@
-"""Rulesets and content: YAML files validated by JSON Schema, plugins found by name, everything
-merged and checked when a ruleset is loaded (API.md, Rulesets; issue #3).
+"""Content: characters, provisions, navigation cards and setup numbers, as data.
 
-Loading order: the base content (``lifeboat_rules/data/base/*.yaml``), then every plugin's
-``lifeboat_content`` in registration order (base game, expansions, variants, plugins), then the
-ruleset's ``overrides``; the result is validated against ``schemas/content.schema.json`` and
-checked for consistency. Any problem is a ``ContentError`` naming the file and the place.
+Content comes from YAML files validated by ``schemas/content.schema.json``: the base game's
+files in ``lifeboat_rules/data/base/``, then what each plugin's ``lifeboat_content`` adds, then a
+ruleset's ``overrides`` (``rulesets.py`` runs that order). ``build_content`` checks the merged
+mapping (the schema, then what a schema cannot say) and turns it into the frozen records below,
+shared by every game of a ruleset. Every problem is a ``ContentError`` naming the file and place.
 """
 
 from __future__ import annotations
 
 import copy
-import difflib
 import functools
-import importlib
 import json
 import os
-from importlib import metadata, resources
+from importlib import resources
 from typing import Any
 
 import attrs
 
 from . import validation as schemas
 from .errors import ContentError
-from .model import CharacterInfo, NavigationCard, ProvisionInfo
 from .yamlio import check_json_like, parse_yaml, read_yaml
 
 BUILTIN_DIR = "lifeboat_rules.data"
-ENTRY_POINT_GROUP = "lifeboat_rules"
-
-# The base game, as plugins registered first (one module per part of the rulebook).
-BASE_PLUGINS = (
-    "lifeboat_rules.rules.setup",
-    "lifeboat_rules.rules.status",
-    "lifeboat_rules.rules.supply",
-    "lifeboat_rules.rules.turn",
-    "lifeboat_rules.rules.fights",
-    "lifeboat_rules.rules.specials",
-    "lifeboat_rules.rules.playing",
-    "lifeboat_rules.rules.trading",
-    "lifeboat_rules.rules.navigation",
-    "lifeboat_rules.rules.overboard",
-    "lifeboat_rules.rules.thirst",
-    "lifeboat_rules.rules.scoring",
-)
-
-# The shipped expansions and variants; they are also registered as entry points, exactly as a
-# third-party plugin would be, and found here when the package metadata is not installed.
-SHIPPED_PLUGINS = {
-    "cannibalism": "lifeboat_rules.expansions.cannibalism",
-    "shark": "lifeboat_rules.expansions.shark",
-    "quick": "lifeboat_rules.expansions.quick",
-    "single_card_rowing": "lifeboat_rules.expansions.single_card_rowing",
-}
+SECTIONS = ("characters", "provisions", "navigation", "setup")
 
 
-# --------------------------------------------------------------------------- content records
+# --------------------------------------------------------------------------- records
+
+def _names(data: dict) -> tuple:
+    """Display names by language (``names: {zh: ...}``), as sorted pairs (hashable)."""
+    return tuple(sorted((data.get("names") or {}).items()))
+
+
+@attrs.frozen(slots=True)
+class CharacterInfo:
+    """A character as the content describes it (R-STATUS sizes, R-SCORE survival)."""
+    id: str
+    name: str
+    size: int
+    survival: int
+    seat: int                                  # seat order at the start, bow (low) first
+    double_treasure: str | None = None         # R-SCORE-3
+    fall_damage: int = 1                       # R-OVER-3 (frenchy: 0)
+    pickpocket: bool = False                   # R-ROB-4 (the_kid)
+    keeps_used: tuple = ()                     # R-MED-1 (dr_harter: medical_kit)
+    names: tuple = ()
+
+    def display(self, lang: str = "en") -> str:
+        return dict(self.names).get(lang, self.name)
+
+
+@attrs.frozen(slots=True)
+class ProvisionInfo:
+    """A kind of provision card and what it does, as data (section C)."""
+    kind: str
+    name: str
+    count: int
+    quenches: int = 0                          # R-THIRST-2
+    weapon: int = 0                            # R-FIGHT-3
+    rowing_draws: int = 0                      # R-ROW-1 (oar)
+    navigation_draws: int = 0                  # R-NAV-2 (compass)
+    chum: bool = False                         # R-OVER-2
+    preserver: bool = False                    # R-PRESERVER
+    treasure_group: str | None = None          # R-SCORE-3
+    treasure_points: int = 0
+    treasure_set: tuple = ()
+    special: tuple = ()                        # R-SPEC-1: (("effect", name), (param, value)...)
+    names: tuple = ()
+
+    @property
+    def effect(self) -> str | None:
+        return dict(self.special).get("effect")
+
+    def param(self, key: str, default: Any = None) -> Any:
+        """A parameter of the special action (``amount``, ``draws``, ``cancels``...)."""
+        return dict(self.special).get(key, default)
+
+    def display(self, lang: str = "en") -> str:
+        return dict(self.names).get(lang, self.name)
+
+
+@attrs.frozen(slots=True)
+class Selection:
+    """Who a navigation card names (R-OVER-1, R-THIRST-1): a list of characters, everyone
+    (``all``), everyone but some (``{all_except: [...]}``), or everyone holding a marker
+    (``{marked: drank}``). Names of characters not in play are ignored (section C)."""
+    ids: tuple = ()
+    every: bool = False
+    but: tuple = ()
+    marked: str | None = None
+
+    @classmethod
+    def from_data(cls, value) -> "Selection":
+        if value is None:
+            return cls()
+        if value == "all":
+            return cls(every=True)
+        if isinstance(value, dict):
+            if "marked" in value:
+                return cls(marked=value["marked"])
+            return cls(every=True, but=tuple(value.get("all_except", ())))
+        return cls(ids=tuple(value))
+
+    def data(self):
+        if self.marked is not None:
+            return {"marked": self.marked}
+        if self.every:
+            return {"all_except": list(self.but)} if self.but else "all"
+        return list(self.ids)
+
+    def select(self, candidates, holds=None) -> list:
+        """The characters of ``candidates`` (in their order) this names; ``holds(c, marker)``
+        answers for a marked selection."""
+        if self.marked is not None:
+            return [c for c in candidates if holds is not None and holds(c, self.marked)]
+        if self.every:
+            return [c for c in candidates if c not in self.but]
+        return [c for c in candidates if c in self.ids]
+
+
+@attrs.frozen(slots=True)
+class NavigationCard:
+    """A navigation card (section C): who falls overboard, who is thirsty, the oar and fight
+    icons and the seagull (1, 0 or -1 for a crossed seagull)."""
+    id: str
+    overboard: Selection = Selection()
+    thirst: Selection = Selection()
+    oar: bool = False
+    fight: bool = False
+    seagull: int = 0
+    name: str | None = None
+    names: tuple = ()
+
+    def data(self) -> dict:
+        """The card as content data (JSON-safe), as views and events show it."""
+        return {"id": self.id, "overboard": self.overboard.data(), "thirst": self.thirst.data(),
+                "oar": self.oar, "fight": self.fight, "seagull": self.seagull}
+
+    @classmethod
+    def from_data(cls, card_id: str, data: dict) -> "NavigationCard":
+        return cls(card_id, Selection.from_data(data.get("overboard")),
+                   Selection.from_data(data.get("thirst")), bool(data.get("oar", False)),
+                   bool(data.get("fight", False)), int(data.get("seagull", 0)),
+                   data.get("name"), _names(data))
+
 
 @attrs.frozen(slots=True)
 class Content:
@@ -72,6 +162,13 @@ class Content:
                 return entry["count"]
         return 0
 
+    @property
+    def card_count(self) -> int:
+        """Provision cards in a dealt game (R-SETUP-5: all of them get an id)."""
+        return sum(info.count for info in self.provisions.values())
+
+
+# --------------------------------------------------------------------------- files
 
 def deep_merge(base: dict, overlay: dict) -> dict:
     """Merge ``overlay`` into ``base`` in place: mappings merge, other values replace, None
@@ -86,24 +183,13 @@ def deep_merge(base: dict, overlay: dict) -> dict:
     return base
 
 
-def _compose_overrides(base: dict, overlay: dict) -> dict:
-    """Overrides of a ruleset on top of those it extends (None is kept: it removes later)."""
-    for key, value in overlay.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _compose_overrides(base[key], value)
-        else:
-            base[key] = copy.deepcopy(value)
-    return base
-
-
 @functools.lru_cache(maxsize=None)
 def _base_content_text() -> str:
     merged: dict = {}
     folder = resources.files(BUILTIN_DIR).joinpath("base")
     for name in ("characters.yaml", "provisions.yaml", "navigation.yaml", "setup.yaml"):
-        entry = folder.joinpath(name)
         where = f"lifeboat_rules/data/base/{name}"
-        document = parse_yaml(entry.read_bytes(), where)
+        document = parse_yaml(folder.joinpath(name).read_bytes(), where)
         check_fragment(document, where)
         deep_merge(merged, document)
     return json.dumps(merged)
@@ -130,26 +216,22 @@ def merge_file(content: dict, path: str | os.PathLike) -> dict:
     return deep_merge(content, document)
 
 
-def build_content(raw: dict, where: str, effect_names) -> Content:
-    """Validate the merged content and build its records; every problem is reported."""
-    check_json_like(raw, where)
-    content, found = content_problems(raw, effect_names)
-    if found:
-        schemas.raise_problems(found, where)
-    return content
+# --------------------------------------------------------------------------- building
+
+SETUP_DEFAULTS = {"starting_hand": 1, "rowing_draws": 2, "seagulls_to_land": 4,
+                  "removed_provisions": []}
 
 
-def content_problems(raw: dict, effect_names) -> tuple[Content | None, list]:
+def content_problems(raw: dict, effect_names, marker_names=()) -> tuple[Content | None, list]:
     """``(content, [])`` for valid merged content, else ``(None, [(path, message), ...])``
     listing every problem (schema first; consistency once the schema holds)."""
     found = schemas.problems("content", raw)
-    for section in ("characters", "provisions", "navigation", "setup"):
+    for section in SECTIONS:
         if section not in raw:
             found.append((section, "the section is missing"))
     if found:
         return None, found
-    setup = {"starting_hand": 1, "rowing_draws": 2, "seagulls_to_land": 4,
-             "removed_provisions": [], **raw["setup"]}
+    setup = {**SETUP_DEFAULTS, **raw["setup"]}
     if "players" not in setup:
         found.append(("setup.players", "the player counts are missing"))
     characters = {}
@@ -158,18 +240,20 @@ def content_problems(raw: dict, effect_names) -> tuple[Content | None, list]:
         characters[cid] = CharacterInfo(
             cid, data.get("name", cid), data["size"], data["survival"], data["seat"],
             ability.get("double_treasure"), ability.get("fall_damage", 1),
-            ability.get("pickpocket", False), tuple(ability.get("keeps_used", ())))
+            ability.get("pickpocket", False), tuple(ability.get("keeps_used", ())), _names(data))
     provisions = {}
     for kind, data in raw["provisions"].items():
         treasure = data.get("treasure") or {}
+        special = data.get("special")
         provisions[kind] = ProvisionInfo(
             kind, data.get("name", kind), data["count"], data.get("quenches", 0),
             data.get("weapon", 0), data.get("rowing_draws", 0), data.get("navigation_draws", 0),
             data.get("chum", False), data.get("preserver", False), treasure.get("group"),
-            treasure.get("points", 0), tuple(treasure.get("set", ())), data.get("special"))
+            treasure.get("points", 0), tuple(treasure.get("set", ())),
+            tuple(sorted(special.items())) if special else (), _names(data))
     navigation = {nid: NavigationCard.from_data(nid, data) for nid, data in raw["navigation"].items()}
 
-    # consistency (things a schema cannot say)
+    # consistency (what a schema cannot say)
     if "hand" in provisions or "all" in characters:
         found.append(("provisions" if "hand" in provisions else "characters",
                       "'hand' and 'all' are reserved words, not ids"))
@@ -177,9 +261,9 @@ def content_problems(raw: dict, effect_names) -> tuple[Content | None, list]:
     for kind, info in provisions.items():
         if info.treasure_group:
             groups.setdefault(info.treasure_group, []).append(info)
-        if info.special is not None and info.special["effect"] not in effect_names:
+        if info.special and info.effect not in effect_names:
             found.append((f"provisions.{kind}.special.effect",
-                          f"unknown effect {info.special['effect']!r} (known: {sorted(effect_names)})"))
+                          f"unknown effect {info.effect!r} (known: {sorted(effect_names)})"))
     for group, infos in groups.items():
         tables = {info.treasure_set for info in infos if info.treasure_set}
         if tables and (len(tables) > 1 or any(not info.treasure_set for info in infos)):
@@ -199,13 +283,19 @@ def content_problems(raw: dict, effect_names) -> tuple[Content | None, list]:
         for kind in info.keeps_used:
             if kind not in provisions:
                 found.append((f"characters.{cid}.ability.keeps_used", f"unknown provision {kind!r}"))
+    for nid, card in navigation.items():
+        for side in ("overboard", "thirst"):
+            marked = getattr(card, side).marked
+            if marked is not None and marked not in marker_names:
+                found.append((f"navigation.{nid}.{side}.marked",
+                              f"unknown marker {marked!r} (known: {sorted(marker_names)})"))
     players = setup.get("players")
     if players:
         if players["min"] > players["max"]:
             found.append(("setup.players", "min is more than max"))
         if players["max"] > len(characters):
-            found.append(("setup.players.max",
-                          f"{players['max']} players need {players['max']} characters; there are {len(characters)}"))
+            found.append(("setup.players.max", f"{players['max']} players need {players['max']} "
+                                               f"characters; there are {len(characters)}"))
         total = sum(info.count for info in provisions.values())
         for count in range(players["min"], players["max"] + 1):
             removed = next((e["count"] for e in setup["removed_provisions"] if count in e["players"]), 0)
@@ -218,216 +308,3 @@ def content_problems(raw: dict, effect_names) -> tuple[Content | None, list]:
     if found:
         return None, found
     return Content(characters, provisions, navigation, setup, raw), []
-
-
-# --------------------------------------------------------------------------- plugins by name
-
-@functools.lru_cache(maxsize=1)
-def entry_point_plugins() -> dict:
-    """Plugins registered by installed packages in the entry-point group ``lifeboat_rules``:
-    ``{name: [import path, ...]}`` (more than one path: two packages claim the name)."""
-    found: dict = {}
-    try:
-        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
-    except Exception:  # pragma: no cover - broken metadata must not break loading
-        return found
-    for point in points:
-        values = found.setdefault(point.name, [])
-        if point.value not in values:
-            values.append(point.value)
-    return found
-
-
-def known_plugin_names() -> list:
-    """Every plugin name a ruleset may use without a module path: the shipped expansions and
-    variants and every entry point of the group ``lifeboat_rules``."""
-    return sorted(set(SHIPPED_PLUGINS) | set(entry_point_plugins()))
-
-
-PLUGIN_WORDS = {"expansions": "expansion", "variants": "variant", "plugins": "plugin"}
-
-
-def plugin_target(name: str, where: str | None = None, path: str | None = None) -> str:
-    """The import path of a plugin named in a ruleset: an entry-point name, a shipped
-    expansion or variant, or an importable module path (``package.module[:attribute]``)."""
-    points = entry_point_plugins().get(name)
-    if points:
-        if len(points) > 1:
-            raise ContentError(f"the plugin name {name!r} is registered by more than one installed "
-                               f"package (entry points {', '.join(points)} in group "
-                               f"{ENTRY_POINT_GROUP!r}); name the module instead", where, path)
-        return points[0]
-    if name in SHIPPED_PLUGINS:
-        return SHIPPED_PLUGINS[name]
-    return name
-
-
-def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
-    """The plugin object a ruleset names (a module, or ``module:attribute``). Every way this
-    can fail is a ``ContentError`` naming the plugin and the place in the ruleset."""
-    word = PLUGIN_WORDS.get(section, "plugin")
-    target = plugin_target(name, where, path)
-    module_name, _, attribute = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        missing = exc.name or ""
-        if target == name and (module_name == missing or module_name.startswith(missing + ".")):
-            known = known_plugin_names()
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ContentError(f"unknown {word} {name!r}: no module of that name and no entry point "
-                               f"in group {ENTRY_POINT_GROUP!r} (known names: "
-                               f"{', '.join(known) or 'none'}){hint}", where, path) from None
-        raise ContentError(f"{word} {name!r} cannot be imported ({target}): {exc}", where, path) from None
-    except SyntaxError as exc:
-        raise ContentError(f"{word} {name!r} cannot be imported ({target}): SyntaxError in "
-                           f"{exc.filename}, line {exc.lineno}: {exc.msg}", where, path) from None
-    except Exception as exc:
-        raise ContentError(f"{word} {name!r} failed to import ({target}): {type(exc).__name__}: "
-                           f"{exc}{_origin(exc)}", where, path) from None
-    if attribute:
-        try:
-            return getattr(module, attribute)
-        except AttributeError:
-            raise ContentError(f"{word} {name!r}: module {module_name} has no {attribute!r}",
-                               where, path) from None
-    return module
-
-
-def _origin(exc: BaseException) -> str:
-    """`` (file, line N)`` of the innermost frame of an exception, for messages."""
-    tb = exc.__traceback__
-    if tb is None:
-        return ""
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return f" ({tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno})"
-
-
-# --------------------------------------------------------------------------- rulesets
-
-class Ruleset:
-    """A loaded ruleset: its flattened definition, its checked content, its options, and the
-    rules (plugins) that play it. Immutable once loaded; shared by all its games."""
-
-    def __init__(self, name: str, spec: dict, content: Content, options: dict, rules, source):
-        self.name = name
-        self.spec = spec          # flattened: name, expansions, variants, options, plugins, overrides
-        self.content = content
-        self.options = options
-        self.rules = rules
-        self.source = source
-
-    @property
-    def players(self) -> range:
-        setup = self.content.setup["players"]
-        return range(setup["min"], setup["max"] + 1)
-
-    def __repr__(self) -> str:
-        extras = self.spec["expansions"] + self.spec["variants"] + self.spec["plugins"]
-        return f"<Ruleset {self.name}{' +' + ', '.join(extras) if extras else ''}>"
-
-
-def _builtin_ruleset_file(name: str):
-    entry = resources.files(BUILTIN_DIR).joinpath("rulesets", f"{name}.yaml")
-    return entry if entry.is_file() else None
-
-
-def builtin_rulesets() -> list:
-    folder = resources.files(BUILTIN_DIR).joinpath("rulesets")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
-
-
-def _read(source, base_dir: str) -> tuple[dict, str, str, str | None]:
-    """(spec mapping, where, its directory, identity for cycles) of a ruleset reference."""
-    if isinstance(source, dict):
-        return source, "<ruleset mapping>", base_dir, None
-    if not isinstance(source, (str, os.PathLike)):
-        raise ContentError(f"a ruleset is a name, a path or a mapping, not {type(source).__name__}")
-    text = os.fspath(source)
-    builtin = _builtin_ruleset_file(text) if os.sep not in text and "/" not in text and not text.endswith((".yaml", ".yml")) else None
-    if builtin is not None:
-        where = f"<built-in ruleset {text}>"
-        return parse_yaml(builtin.read_bytes(), where), where, base_dir, f"builtin:{text}"
-    path = text if os.path.isabs(text) else os.path.join(base_dir, text)
-    if not os.path.exists(path):
-        if not text.endswith((".yaml", ".yml")) and "/" not in text:
-            raise ContentError(f"unknown ruleset {text!r} (built-in: {', '.join(builtin_rulesets())}; "
-                               "or give the path of a YAML file)")
-        raise ContentError("no such ruleset file", path)
-    path = os.path.abspath(path)
-    return read_yaml(path), path, os.path.dirname(path), path
-
-
-def _flatten(source, base_dir: str, seen: tuple) -> tuple[dict, str]:
-    spec, where, folder, identity = _read(source, base_dir)
-    if spec is None:
-        spec = {}
-    if not isinstance(spec, dict):
-        raise ContentError("a ruleset is a mapping", where, "(top)")
-    check_json_like(spec, where)
-    schemas.check("ruleset", spec, where)
-    if identity is not None and identity in seen:
-        raise ContentError("a ruleset extends itself (through " + " -> ".join(seen + (identity,)) + ")",
-                           where, "extends")
-    seen = seen + ((identity,) if identity else ())
-    parent_name = spec.get("extends")
-    if parent_name is None and identity != "builtin:classic":
-        parent_name = "classic"
-    if parent_name is not None:
-        try:
-            parent, _ = _flatten(parent_name, folder, seen)
-        except ContentError as exc:
-            if exc.where is None:
-                raise ContentError(str(exc), where, "extends") from None
-            raise
-    else:
-        parent = {"name": "classic", "expansions": [], "variants": [], "options": {},
-                  "plugins": [], "overrides": {}}
-    if identity is None:
-        default_name = "custom"
-    elif identity.startswith("builtin:"):
-        default_name = identity[len("builtin:"):]
-    else:
-        default_name = os.path.splitext(os.path.basename(where))[0]
-    flat = {
-        "name": spec.get("name", default_name),
-        "expansions": parent["expansions"] + [e for e in spec.get("expansions", []) if e not in parent["expansions"]],
-        "variants": parent["variants"] + [v for v in spec.get("variants", []) if v not in parent["variants"]],
-        "options": {**parent["options"], **spec.get("options", {})},
-        "plugins": parent["plugins"] + [p for p in spec.get("plugins", []) if p not in parent["plugins"]],
-        "overrides": _compose_overrides(copy.deepcopy(parent["overrides"]), spec.get("overrides", {})),
-    }
-    return flat, where
-
-
-_CACHE: dict = {}
-
-
-def load_ruleset(source: Any = "classic") -> Ruleset:
-    """A ruleset from a built-in name (``classic``, ...), the path of a YAML file, or a mapping
-    (API.md). Raises ``ContentError`` naming the file and the place of any problem."""
-    return load_ruleset_at(source, os.getcwd())
-
-
-def load_ruleset_at(source: Any, base_dir: str) -> Ruleset:
-    """``load_ruleset`` with relative paths taken from ``base_dir``."""
-    if isinstance(source, Ruleset):
-        return source
-    flat, where = _flatten(source, base_dir, ())
-    key = json.dumps(flat, sort_keys=True)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    from .plugins import build_rules
-    ruleset = build_rules(flat, where)
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[key] = ruleset
-    return ruleset
-
-
-def ruleset_from_spec(spec: dict) -> Ruleset:
-    """A ruleset from a flattened definition (as saved games carry it)."""
-    return load_ruleset(copy.deepcopy(spec))

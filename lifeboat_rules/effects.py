@@ -1,74 +1,92 @@
-"""The one path for every change of state (issue #2): each function changes the state and
-emits the event that says so, so that the log and the ``lifeboat_event`` hook see every change.
-Rule code and plugins change a game only through these functions.
+"""The one path for every change of state: each function changes the state and emits the event
+that says so, so that the log, the ``lifeboat_event`` hook and each player's view of the log
+(``Game.events_for``) see every change. Rules and plugins change a game only through here.
+
+An event may carry secrets: ``emit(..., secret=Secret(audience, hidden))`` records which
+players may see the ``hidden`` fields (a card's kind moving between hands, navigation cards a
+rower drew); ``events_for`` leaves those fields out for everyone else.
 """
 
 from __future__ import annotations
 
-from .model import LOST
+from typing import TYPE_CHECKING, Iterable
 
-# zone names of provision cards: "supply", "passing", "discard", "removed", "hand:<c>", "front:<c>"
+import attrs
+
+from .records import DISCARD, Deck, End, Pile, Status, Zone, short
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+MAX_AMOUNT = 1000   # damage or thirsts a hook may answer at once
 
 
-def emit(game, event: dict) -> dict:
-    game.log.append(event)
+@attrs.frozen(slots=True)
+class Secret:
+    """The fields of an event (``action.pile`` for a field of the action inside it) that only
+    ``audience`` (character ids) may see."""
+    audience: tuple = ()
+    hidden: tuple = ()
+
+    def data(self) -> dict:
+        return {"audience": list(self.audience), "hidden": list(self.hidden)}
+
+
+class HookAnswerError(Exception):
+    """A hook answered something that cannot enter the state (``apply`` rolls back and names
+    the plugins implementing the hook)."""
+
+    def __init__(self, hook: str, message: str):
+        super().__init__(f"{hook} {message}")
+        self.hook = hook
+
+
+def hook_nonsense(hook: str, answer, what: str):
+    raise HookAnswerError(hook, f"answered {short(answer)} {what}")
+
+
+def emit(game: "Game", event: dict, secret: Secret | None = None) -> dict:
+    log = game.log
+    if secret is not None:
+        game.secrets[len(log)] = secret
+    log.append(event)
     hook = game.rules.event_hook
     if hook is not None:
         hook(game=game, event=event)
     return event
 
 
-def zone(game, name: str) -> list:
-    """The card list a zone name denotes."""
-    state = game.state
-    if ":" in name:
-        where, owner = name.split(":", 1)
-        character = state.characters[owner]
-        return character.hand if where == "hand" else character.front
-    return getattr(state, name)
-
-
-# --------------------------------------------------------------------------- hook answers
-
-MAX_AMOUNT = 1000   # damage, or thirsts, a hook may answer at once (a whole number 0..1000)
-
-
-def hook_nonsense(hook: str, answer, what: str):
-    """Refuse a hook's answer that cannot enter the state: ``apply`` rolls back and raises a
-    ``PluginError`` naming the plugins that implement ``hook`` (``Rules.blame``)."""
-    from .plugins import HookResultError
-    from .refusals import _short
-    raise HookResultError(hook, f"answered {_short(answer)} {what}")
-
-
 # --------------------------------------------------------------------------- damage and status
 
-def _status_event(game, character, old: str) -> None:
+def _status_changed(game: "Game", who: str, old: Status) -> None:
+    character = game.state.characters[who]
     new = character.status
-    if new != old:
-        emit(game, {"type": "status", "character": character.id, "status": new})
+    if new is not old:
+        emit(game, {"type": "status", "character": who, "status": new.value})
         hook = game.rules.status_hook
         if hook is not None:
-            hook(game=game, character=character.id, old=old, new=new)
+            hook(game=game, character=who, old=old.value, new=new.value)
 
 
-def damage(game, who: str, amount: int, cause: str) -> int:
-    """``who`` takes ``amount`` damage from ``cause`` (after the ``lifeboat_damage`` hook).
-    Returns the damage taken. Damage is never negative."""
-    amount = game.rules.hook.lifeboat_damage(game=game, character=who, amount=amount, cause=cause)
-    if type(amount) is not int or not 0 <= amount <= MAX_AMOUNT:
-        hook_nonsense("lifeboat_damage", amount, f"as the damage {who} takes ({cause})")
-    if amount == 0:
+def damage(game: "Game", who: str, amount: int, cause: str) -> int:
+    """``who`` takes ``amount`` damage from ``cause`` (as the ``lifeboat_damage`` hook says).
+    Returns the damage taken."""
+    hook = game.rules.damage_hook
+    if hook is not None:
+        amount = hook(game=game, character=who, amount=amount, cause=cause)
+        if type(amount) is not int or not 0 <= amount <= MAX_AMOUNT:
+            hook_nonsense("lifeboat_damage", amount, f"as the damage {who} takes ({cause})")
+    if amount <= 0:
         return 0
     character = game.state.characters[who]
     old = character.status
     character.damage += amount
     emit(game, {"type": "damage", "character": who, "amount": amount, "cause": cause})
-    _status_event(game, character, old)
+    _status_changed(game, who, old)
     return amount
 
 
-def heal(game, who: str, amount: int, cause: str) -> int:
+def heal(game: "Game", who: str, amount: int, cause: str) -> int:
     """``who`` heals up to ``amount`` damage (never below 0). Returns the damage healed."""
     character = game.state.characters[who]
     amount = min(amount, character.damage)
@@ -77,107 +95,154 @@ def heal(game, who: str, amount: int, cause: str) -> int:
     old = character.status
     character.damage -= amount
     emit(game, {"type": "heal", "character": who, "amount": amount, "cause": cause})
-    _status_event(game, character, old)
+    _status_changed(game, who, old)
     return amount
 
 
-def lose(game, who: str, cause: str) -> None:
+def lose(game: "Game", who: str, cause: str) -> None:
     """``who`` leaves the game (lost at sea, R-OVER-5, or eaten, R-CANN-3) with its seat, hand
-    and face-up cards; a character lost by falling overboard leaves a ghost (R-SHARK-2)."""
+    and face-up cards; one lost by falling overboard leaves a ghost (R-SHARK-2)."""
     state = game.state
     character = state.characters[who]
     old = character.status
     for card in character.hand[:]:
-        move(game, card, f"hand:{who}", "removed")
+        move(game, card, Zone(Pile.HAND, who), Zone(Pile.REMOVED))
     for card in character.front[:]:
-        move(game, card, f"front:{who}", "removed")
+        move(game, card, Zone(Pile.FRONT, who), Zone(Pile.REMOVED))
+    for marker in character.markers[:]:
+        mark(game, who, marker, False)
     if who in state.seats:
         state.seats.remove(who)
         emit(game, {"type": "seats", "seats": state.seats[:]})
     character.lost = True
     character.ghost = cause == "overboard"
-    character.rowed = character.fought = character.parasol_active = False
     emit(game, {"type": "lost", "character": who, "cause": cause})
-    if old != LOST:
-        _status_event(game, character, old)
+    _status_changed(game, who, old)
 
 
 # --------------------------------------------------------------------------- cards
 
-def move(game, card: str, source: str, target: str, top: bool = False) -> None:
-    """Move a provision between zones (to the end of the target list, or its top)."""
+def cards_in(game: "Game", zone: Zone) -> list:
+    """The card list of a zone."""
     state = game.state
-    zone(game, source).remove(card)
-    destination = zone(game, target)
+    pile = zone.pile
+    if pile is Pile.HAND:
+        return state.characters[zone.owner].hand
+    if pile is Pile.FRONT:
+        return state.characters[zone.owner].front
+    if pile is Pile.SUPPLY:
+        return state.supply
+    if pile is Pile.PASSING:
+        return state.passing
+    if pile is Pile.DISCARD:
+        return state.discard
+    return state.removed
+
+
+def move(game: "Game", card: str, source: Zone, target: Zone, top: bool = False,
+         seen_by: Iterable[str] = ()) -> None:
+    """Move a provision between zones (to the end of the target, or its top). Its kind is
+    public when it comes from or goes face up or to the discard pile; otherwise only the
+    owners of the hands involved and ``seen_by`` see it."""
+    state = game.state
+    cards_in(game, source).remove(card)
+    destination = cards_in(game, target)
     if top:
         destination.insert(0, card)
     else:
         destination.append(card)
-    emit(game, {"type": "move", "card": card, "kind": state.kinds[card],
-                "from": source, "to": target})
-    if source.startswith("front:"):
-        _parasol_check(game, source[6:])
+    secret = None
+    if not (source.public or target.public):
+        audience = [z.owner for z in (source, target) if z.pile is Pile.HAND]
+        audience.extend(c for c in seen_by if c not in audience)
+        secret = Secret(tuple(audience), ("kind",))
+    emit(game, {"type": "move", "card": card, "kind": state.table.kinds[card],
+                "from": source.label, "to": target.label}, secret)
+    if source.pile is Pile.FRONT and game.rules.parasol_kinds:
+        _parasol_check(game, source.owner)
 
 
-def _parasol_check(game, who: str) -> None:
-    """An active parasol ends when no parasol is face up in front of its holder (R-PARASOL)."""
+def discard(game: "Game", who: str, card: str) -> None:
+    """``who`` spends a card from its hand or from in front of it (R-PLAY-2)."""
     character = game.state.characters[who]
-    if character.parasol_active:
-        effects = game.rules.effect_of
-        kinds = game.state.kinds
-        if not any(effects.get(kinds[c]) == "parasol" for c in character.front):
-            set_parasol(game, who, False)
+    source = Zone(Pile.HAND, who) if card in character.hand else Zone(Pile.FRONT, who)
+    move(game, card, source, DISCARD)
 
 
-def set_parasol(game, who: str, active: bool) -> None:
+def _parasol_check(game: "Game", who: str) -> None:
+    """An open parasol closes when no parasol is face up in front of its holder (R-PARASOL)."""
     character = game.state.characters[who]
-    if character.parasol_active != active:
-        character.parasol_active = active
-        emit(game, {"type": "parasol", "character": who, "active": active})
+    if "parasol" in character.markers:
+        kinds = game.state.table.kinds
+        parasols = game.rules.parasol_kinds
+        if not any(kinds[c] in parasols for c in character.front):
+            mark(game, who, "parasol", False)
 
 
-def move_navigation(game, card: str, source: str, target: str) -> None:
-    """Move a navigation card between "navigation" (the deck: drawn from the top, returned to
-    the bottom), "drawn", "rowing_pile" and "current"."""
+def move_navigation(game: "Game", card: str, source: Deck, target: Deck,
+                    seen_by: Iterable[str] | None = ()) -> None:
+    """Move a navigation card between the deck (drawn from the top, returned to the bottom),
+    the cards drawn, the rowing pile and the card being resolved. Which card it is stays
+    secret except to ``seen_by``; ``seen_by=None``: everyone sees it."""
     state = game.state
-    if source == "current":
+    if source is Deck.CURRENT:
         state.current = None
     else:
-        getattr(state, source).remove(card)
-    if target == "current":
+        getattr(state, source.value).remove(card)
+    if target is Deck.CURRENT:
         state.current = card
     else:
-        getattr(state, target).append(card)
-    emit(game, {"type": "move", "card": card, "from": source, "to": target})
+        getattr(state, target.value).append(card)
+    secret = None if seen_by is None or target is Deck.CURRENT else Secret(tuple(seen_by), ("card",))
+    emit(game, {"type": "move", "card": card, "from": source.value, "to": target.value}, secret)
 
 
 # --------------------------------------------------------------------------- table
 
-def swap_seats(game, a: str, b: str) -> None:
+def swap_seats(game: "Game", a: str, b: str) -> None:
     seats = game.state.seats
     i, j = seats.index(a), seats.index(b)
     seats[i], seats[j] = seats[j], seats[i]
     emit(game, {"type": "seats", "seats": seats[:]})
 
 
-def set_marker(game, who: str, marker: str, value: bool = True) -> None:
-    """Give or clear a rowing (``rowed``) or fight (``fought``) marker."""
-    character = game.state.characters[who]
-    if getattr(character, marker) != value:
-        setattr(character, marker, value)
+def mark(game: "Game", who: str, marker: str, value: bool = True) -> None:
+    """Give or take back a marker (``rowed``, ``fought``, ``parasol``...)."""
+    markers = game.state.characters[who].markers
+    if (marker in markers) != value:
+        if value:
+            markers.append(marker)
+        else:
+            markers.remove(marker)
         emit(game, {"type": "marker", "character": who, "marker": marker, "value": value})
 
 
-def seagull(game, delta: int) -> bool:
-    """Add (or, crossed, remove) a seagull (R-GULL-1). Returns True when it was the seagull
-    that lands the boat: the game is then over."""
+def mark_card(game: "Game", card: str, marker: str, value: bool = True) -> None:
+    """Put or take a marker on a provision card (it stays with the card wherever it goes)."""
+    held = game.state.card_markers
+    cards = held.get(marker, [])
+    if (card in cards) != value:
+        if value:
+            held[marker] = cards + [card]
+        else:
+            rest = [c for c in cards if c != card]
+            if rest:
+                held[marker] = rest
+            else:
+                del held[marker]
+        emit(game, {"type": "card_marker", "card": card, "marker": marker, "value": value})
+
+
+def seagull(game: "Game", delta: int) -> bool:
+    """Add a seagull, or take one away for a crossed one (R-GULL-1). Returns True when it was
+    the seagull that lands the boat: the game is then over (R-END-1)."""
     state = game.state
     if delta > 0:
         limit = game.rules.content.setup["seagulls_to_land"]
         if state.seagulls + delta >= limit:
             state.seagulls = limit
             emit(game, {"type": "seagulls", "count": state.seagulls})
-            game.end("landed")
+            game.end(End.LANDED)
             return True
         state.seagulls += delta
     elif delta < 0:

@@ -1,71 +1,75 @@
-"""The game: pending decisions, legal actions, ``apply`` as a transaction, and the loop that
-moves the game on between decisions (API.md, Python)."""
+"""The game: who must decide what, the legal moves, ``apply`` as a transaction, the loop that
+moves the game on between decisions, and the views of it (docs/api.md).
+
+The flow of one ``apply`` (docs/architecture.md): parse the action dict into its type and
+values (``actions.parse``) -> ``verdict`` (the game is not over, the actor may act, the stage
+offers that type to that actor, the type's own ``check``) -> log the action -> the type's
+``resolve`` with the stage it was taken at -> the window's bookkeeping (R-WIN-2) -> ``_run``
+advances stages until someone has a decision or the game ends. ``legal_actions`` and
+``legal_ids`` list the same moves from the types' ``moves``.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from . import effects
-from .actions import Decision
+from . import effects, saving, views
+from .actions import ActionType, Domain, Malformed, action_dict, parse
+from .effects import Secret
 from .errors import IllegalAction
-from .model import State
+from .records import Decision, End, Phase, Refusal, short
+from .rng import Rng
+from .rules import navigation, scoring, setup
+from .rulesets import Ruleset, load_ruleset
 from .stages import Stage, Window
-
-
-def _copy_json(value):
-    """A copy of a JSON-like value (events and actions handed out must not alias ours)."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy_json(v) for v in value]
-    return value
+from .state import State
 
 
 def _copy_event(event: dict) -> dict:
-    """A copy of an event: most are flat, so copy the mapping and only nested values deeply."""
+    """A copy of an event: most are flat; nested values (lists, the action) are copied too."""
     copy = event.copy()
     for key, value in event.items():
         kind = type(value)
-        if kind is list or kind is dict:
-            copy[key] = _copy_json(value)
+        if kind is list:
+            copy[key] = [v.copy() if type(v) is dict else v for v in value]
+        elif kind is dict:
+            copy[key] = {k: v[:] if type(v) is list else v for k, v in value.items()}
     return copy
-
-
-def _copy_actions(actions: list, list_types: frozenset) -> list:
-    """Copies of listed actions; those with a list field (place, offer) get their own lists."""
-    out = list(map(dict.copy, actions))
-    for action in out:
-        if action["type"] in list_types:
-            for key, value in action.items():
-                if type(value) is list:
-                    action[key] = value[:]
-    return out
 
 
 class Game:
     """One game of Lifeboat under a ruleset.
 
     Create it with ``lifeboat_rules.new_game``; drive it with ``pending``, ``legal_actions``
-    and ``apply``; look at it with ``view``; save it with ``to_dict`` / ``Game.from_dict``.
+    and ``apply`` (or the integer actions ``legal_ids`` and ``apply_id``); look at it with
+    ``view`` and ``events_for``; save it with ``to_dict`` / ``Game.from_dict``.
     """
 
-    __slots__ = ("ruleset", "rules", "state", "log", "_pending", "_legal", "_guarded")
+    __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "_pending", "_moves")
 
-    def __init__(self, ruleset, state: State, log: list | None = None):
+    def __init__(self, ruleset: Ruleset, state: State, log: list | None = None,
+                 secrets: dict | None = None):
         self.ruleset = ruleset
         self.rules = ruleset.rules
         self.state = state
-        self.log = [] if log is None else log
+        self.log: list = [] if log is None else log
+        self.secrets: dict = {} if secrets is None else secrets
+        table = state.table
+        rules = self.rules
+        space = rules.space
+        if len(table.kinds) > space.cards or len(table.navcards) > space.navcards:
+            space = rules.space_for(len(table.navcards), len(table.kinds))
+        self.space = space
         self._pending: list = []
-        self._legal: dict = {}
-        self._guarded = self.rules.guarded
+        self._moves: dict = {}
 
-    # ------------------------------------------------------------------ public API
+    # ------------------------------------------------------------------ who decides what
 
     @property
     def pending(self) -> list:
-        """The decisions the game waits for now (``Decision`` objects with ``by``, ``kind``)."""
+        """The decisions the game waits for now (``Decision``: ``by``, ``kind``), in seat
+        order bow to stern, ghosts last."""
         return list(self._pending)
 
     @property
@@ -74,244 +78,228 @@ class Game:
 
     @property
     def result(self) -> dict | None:
-        """Once over: ``{"scores", "winners", "breakdown"}``; before: None."""
+        """Once over: ``{"scores", "winners", "breakdown", "end"}``; before: None."""
         result = self.state.result
-        return _copy_json(result) if result is not None else None
+        if result is None:
+            return None
+        return {"scores": dict(result["scores"]), "winners": list(result["winners"]),
+                "breakdown": {c: dict(p) for c, p in result["breakdown"].items()},
+                "end": result["end"]}
 
     @property
     def events(self) -> list:
-        """The whole log of events so far (a copy)."""
-        return _copy_json(self.log)
-
-    def legal_actions(self, character: str) -> list:
-        """Every action ``character`` may apply now, as action dicts (API.md).
-
-        Cards are listed under every name ``apply`` accepts (each instance id and each kind);
-        trade offers, whose choice is open-ended, in a canonical form (single-card gifts).
-        """
-        if type(character) is not str or character not in self.state.characters:
-            return []   # (not cached: asking about any string must not grow the game)
-        cached = self._legal.get(character)
-        if cached is None:
-            cached = self._legal[character] = self._compute_legal(character)
-        return _copy_actions(cached, self.rules.list_types)
-
-    def apply(self, action: Any) -> list:
-        """Apply one action and move the game on to the next decisions.
-
-        Returns the events it caused. Raises ``IllegalAction`` (naming the rule) and leaves the
-        game exactly as it was when the action is not legal now, malformed or out of turn.
-        """
-        if type(action) is not dict:
-            self._refuse(action)
-        by = action.get("by")
-        kind = action.get("type")
-        state = self.state
-        rules = self.rules
-        if state.over or type(kind) is not str or type(by) is not str:
-            self._refuse(action)
-        if kind in rules.open_types:
-            # open-ended (trade offers): decided by the type's own check, not by listing
-            problem = rules.types[kind].explain(self, action)
-            if problem is not None:
-                raise IllegalAction(f"{problem[0]}: {problem[1]}", problem[0])
-            action = _copy_json(action)   # the client's mapping: the game keeps its own
-            if rules.legal_hook is not None and by in state.characters:
-                # a plugin forbids an open-ended type by removing all its listed forms
-                legal = self._legal.get(by)
-                if legal is None:
-                    legal = self._legal[by] = self._compute_legal(by)
-                if not any(a.get("type") == kind for a in legal):
-                    raise IllegalAction(f"plugin: {kind} is forbidden now by "
-                                        f"{', '.join(rules.implementers('lifeboat_legal_actions'))}",
-                                        "plugin")
-        else:
-            legal = self._legal.get(by)
-            if legal is None:
-                if by not in state.characters:
-                    self._refuse(action)   # (nothing cached for an unknown name)
-                legal = self._legal[by] = self._compute_legal(by)
-            try:
-                # the listed form is applied and logged: plain str and list values, whatever
-                # the client's values were (a str subclass, an object equal to anything); it is
-                # the game's own (the cache is dropped once the state changes)
-                action = legal[legal.index(action)]
-            except Exception:  # not listed, or a value whose comparison raises
-                self._refuse(action)
-        return self._transact(action)
-
-    def _refuse(self, action):
-        from .refusals import explain
-        try:
-            message, rule = explain(self, action)
-        except Exception:  # explaining must never be the thing that breaks
-            message, rule = "API: this action is not legal now", "API"
-        raise IllegalAction(message, rule)
-
-    def view(self, character: str | None = None) -> dict:
-        """What ``character``'s player may know (None: what everyone may know), JSON-safe."""
-        from .views import view
-        return view(self, character)
-
-    def to_dict(self) -> dict:
-        """The whole game as JSON-safe data; ``Game.from_dict`` continues it identically."""
-        from .saving import to_dict
-        return to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Any) -> "Game":
-        """A game saved by ``to_dict``; anything else raises ``ContentError``."""
-        from .saving import from_dict
-        return from_dict(data)
-
-    def clone(self) -> "Game":
-        """An independent copy (cheap: for tree search)."""
-        other = Game.__new__(Game)
-        other.ruleset = self.ruleset
-        other.rules = self.rules
-        other.state = self.state.clone()
-        other.log = self.log[:]
-        other._pending = self._pending[:]
-        other._legal = {}
-        other._guarded = self._guarded
-        return other
-
-    def __repr__(self) -> str:
-        state = self.state
-        where = "over" if state.over else f"round {state.round}, {state.phase}"
-        return f"<Game {self.ruleset.name}: {where}, pending {[d.by for d in self._pending]}>"
-
-    # ------------------------------------------------------------------ for rules and plugins
+        """The whole log so far, unredacted (a copy)."""
+        return [_copy_event(e) for e in self.log]
 
     @property
     def top(self) -> Stage | None:
-        """The innermost stage (the one whose decisions are pending)."""
+        """The innermost stage: the one whose decisions are pending."""
         stack = self.state.stack
         return stack[-1] if stack else None
 
-    def push(self, stage: Stage) -> None:
-        self.state.stack.append(stage)
+    # ------------------------------------------------------------------ legal moves
 
-    def pop(self, stage: Stage) -> None:
-        """Remove ``stage`` (normally the innermost) from the stack; a phase stage ends its
-        phase."""
-        stack = self.state.stack
-        if stack and stack[-1] is stage:
-            stack.pop()
-        else:
-            stack.remove(stage)
-        if stage.PHASE:
-            hook = self.rules.phase_end_hook
-            if hook is not None:
-                hook(game=self, phase=self.state.phase)
-
-    def rng(self):
-        """A generator drawing from the game's random state; ``rng_done`` stores it back."""
-        from .rng import Rng
-        return Rng(self.state.rng)
-
-    def rng_done(self, rng) -> None:
-        self.state.rng = rng.state
-
-    def option(self, name: str):
-        return self.state.options[name]
-
-    def character(self, who: str):
-        return self.state.characters[who]
-
-    def end(self, cause: str) -> None:
-        """End the game now (R-END-1) and score it (R-SCORE). ``cause``: ``landed`` (the
-        fourth seagull), ``all_dead`` (no character alive) or ``adrift`` (R-END-2)."""
+    def moves(self, by: str) -> list:
+        """``[(ActionType, values)]``: every move ``by`` may make now (cached until the next
+        change). The one listing behind ``legal_actions`` and ``legal_ids``."""
+        found = self._moves.get(by)
+        if found is not None:
+            return found
         state = self.state
-        if state.over:
-            return
-        from .rules.scoring import score_game
-        state.over = True
-        state.phase = "over"
-        state.stack.clear()
-        result = score_game(self)
-        result["end"] = cause
-        state.result = result
-        effects.emit(self, {"type": "game_over", "scores": dict(result["scores"]),
-                            "winners": list(result["winners"]), "end": cause})
-        if self.rules.has_hook("lifeboat_game_over"):
-            self.rules.hook.lifeboat_game_over(game=self, result=_copy_json(result))
-
-    # ------------------------------------------------------------------ internals
-
-    def _compute_legal(self, character: str) -> list:
-        state = self.state
-        if state.over:
+        character = state.characters.get(by) if type(by) is str else None
+        if character is None or state.over:
             return []
-        found: list = []
-        pending = self._pending
-        stack = state.stack
-        if pending and stack:
-            top = stack[-1]
-            for decision in pending:
-                if decision.by == character:
-                    found.extend(top.actions(self, character))
-                    break
-        chars = state.characters
-        if character in chars and chars[character].awake:
-            free = []
-            for action_type in self.rules.free_types:
-                free.extend(action_type.options(self, character, None))
-            if free and stack:
-                top = stack[-1]
-                if isinstance(top, Window) and not any(d.by == character for d in pending):
-                    free = [a for a in free if not top.claims(self, a)]
-            found.extend(free)
-        if self.rules.legal_hook is not None:
-            try:
-                self.rules.legal_hook(game=self, character=character, actions=found)
-            except Exception as exc:
-                if not self._guarded:
-                    raise
-                raise self.rules.plugin_error(exc, f"listing the legal actions of {character}") from exc
+        found = []
+        rules = self.rules
+        stage = state.stack[-1] if state.stack else None
+        deciding = any(d.by == by for d in self._pending)
+        if deciding:
+            if stage.PASSABLE:
+                found.append((rules.types["pass"], ()))
+            for atype in rules.kind_types.get(stage.KIND, ()):
+                for values in atype.moves(self, stage, by):
+                    found.append((atype, values))
+        if character.awake:
+            window = stage if isinstance(stage, Window) and not deciding else None
+            for atype in rules.free_types:
+                claimable = window is not None and atype.name in window.CLAIMS
+                for values in atype.moves(self, stage, by):
+                    if claimable and window.claims(self, atype, by, values):
+                        continue   # a window action, for the pending only (R-WIN-2)
+                    found.append((atype, values))
+        if rules.refuse_hook is not None:
+            found = [(t, v) for t, v in found if self._plugin_refusal(t, by, v) is None]
+        self._moves[by] = found
         return found
 
-    def _transact(self, action: dict) -> list:
-        """Resolve a legal action and run the game on; all or nothing."""
-        snapshot = self.state.clone() if self._guarded else None
+    def legal_actions(self, character: str) -> list:
+        """Every action ``character`` may apply now, one dict per distinct move (cards by
+        instance id, optional fields always given or always left out)."""
+        return [action_dict(atype, character, values) for atype, values in self.moves(character)]
+
+    def verdict(self, atype: ActionType, by: str, values: tuple) -> Refusal | None:
+        """Why the move is not legal now, or None: the one decision ``apply`` and
+        ``apply_id`` follow (``moves`` lists exactly what it accepts)."""
+        state = self.state
+        if state.over:
+            return Refusal("R-END-1", "the game is over: nothing may be played")
+        character = state.characters[by]
+        if character.lost:
+            # a ghost takes its own window actions and passes (R-SHARK-2, R-WIN-2)
+            if not (character.ghost and (atype.ghost or atype.name == "pass")):
+                how = "lost at sea" if character.ghost else "lost"
+                return Refusal("R-STATUS", f"{by} has left the game ({how})")
+        elif not character.awake:
+            return Refusal("R-STATUS", f"{by} is {character.status}: only awake characters act")
+        stage = state.stack[-1] if state.stack else None
+        deciding = any(d.by == by for d in self._pending)
+        if atype.free:
+            refusal = atype.check(self, stage, by, *values)
+            if refusal is not None:
+                return refusal
+            if (isinstance(stage, Window) and not deciding and atype.name in stage.CLAIMS
+                    and stage.claims(self, atype, by, values)):
+                return stage.refusal(self, by)
+        else:
+            offered = stage is not None and (
+                stage.KIND in atype.kinds or (atype.name == "pass" and stage.PASSABLE))
+            if not offered:
+                waiting = ", ".join(f"{d.by} ({d.kind})" for d in self._pending) or "nobody"
+                return Refusal(atype.rule, f"{atype.name} is not taken now (the game waits for: "
+                                           f"{waiting})")
+            if not deciding:
+                return stage.refusal(self, by)
+            refusal = atype.check(self, stage, by, *values)
+            if refusal is not None:
+                return refusal
+        if self.rules.refuse_hook is not None:
+            return self._plugin_refusal(atype, by, values)
+        return None
+
+    def _plugin_refusal(self, atype: ActionType, by: str, values: tuple) -> Refusal | None:
+        try:
+            reason = self.rules.refuse_hook(game=self, action=action_dict(atype, by, values))
+        except Exception as exc:
+            raise self.rules.plugin_error(exc, f"checking a {atype.name} of {by}") from exc
+        if reason is None:
+            return None
+        plugins = ", ".join(n for n in self.rules.implementers("lifeboat_refuse")
+                            if n not in self.rules.trusted)
+        return Refusal("plugin", f"{atype.name} is forbidden now by {plugins}: {short(reason)}")
+
+    # ------------------------------------------------------------------ integer actions
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the integer action space (fixed for a ruleset)."""
+        return self.space.size
+
+    def legal_ids(self, character: str) -> list:
+        """The sorted integers of ``legal_actions(character)``."""
+        space = self.space
+        return sorted(space.encode(self, character, atype, values)
+                      for atype, values in self.moves(character))
+
+    def action_id(self, action: Any) -> int:
+        """The integer of an action (a listed one, or one ``apply`` takes for it)."""
+        atype, by, values = self._parse(action)
+        number = self.space.encode(self, by, atype, values)
+        if number is None:
+            raise IllegalAction(f"API: this {atype.name} has no integer (only single-card gift "
+                                "offers do; richer offers go through apply)", "API")
+        return number
+
+    def action_of(self, character: str, number: int) -> dict:
+        """The action dict an integer stands for, for ``character``, now."""
+        move = self._decode(character, number)
+        return action_dict(move[0], character, move[1])
+
+    def apply_id(self, character: str, number: int) -> list:
+        """``apply(action_of(character, number))``, without building dicts on the way."""
+        atype, values = self._decode(character, number)
+        refusal = self.verdict(atype, character, values)
+        if refusal is not None:
+            raise IllegalAction(refusal.text(), refusal.rule)
+        return self._transact(atype, character, values)
+
+    def _decode(self, character, number):
+        if type(character) is not str or character not in self.state.characters:
+            raise IllegalAction(f"API: unknown character {short(character)}", "API")
+        move = self.space.decode(self, character, number)
+        if move is None:
+            raise IllegalAction(f"API: {short(number)} stands for no move of {character} now "
+                                f"(0 to {self.space.size - 1})", "API")
+        return move
+
+    # ------------------------------------------------------------------ apply
+
+    def _parse(self, action):
+        try:
+            return parse(self, action)
+        except Malformed as exc:
+            raise IllegalAction(f"API: {exc}", "API") from None
+
+    def apply(self, action: Any) -> list:
+        """Apply one action and move the game on to the next decisions. Returns the events it
+        caused. Raises ``IllegalAction`` (naming the rule) and leaves the game exactly as it
+        was when the action is malformed or not legal now."""
+        atype, by, values = self._parse(action)
+        refusal = self.verdict(atype, by, values)
+        if refusal is not None:
+            raise IllegalAction(refusal.text(), refusal.rule)
+        return self._transact(atype, by, values)
+
+    def _transact(self, atype: ActionType, by: str, values: tuple) -> list:
+        rules = self.rules
+        guarded = rules.guarded
+        if guarded:   # code from outside this package takes part: keep a copy to go back to
+            saved = (self.state.clone(), self.secrets.copy(), self._pending[:])
         mark = len(self.log)
         try:
-            effects.emit(self, {"type": "action", "action": action})
-            top = self.top
-            self.rules.resolve(self, action)
-            if isinstance(top, Window) and top in self.state.stack:
-                top.after_action(self, action)
+            action = action_dict(atype, by, values)
+            effects.emit(self, {"type": "action", "action": action},
+                         self._action_secret(atype, by, values))
+            stage = self.state.stack[-1] if self.state.stack else None
+            hook = rules.resolve_hook
+            if hook is None or not hook(game=self, action=action_dict(atype, by, values)):
+                atype.resolve(self, stage, by, *values)
+            if isinstance(stage, Window):
+                stack = self.state.stack
+                if stack and stack[-1] is stage:
+                    stage.after(self, atype, by, values)
             self._run()
         except Exception as exc:
-            if snapshot is None:
-                # unguarded (only trusted built-in rules): take the slow path once to restore
+            if not guarded:
                 raise
-            self.state = snapshot
+            self.state, self.secrets, self._pending = saved
             del self.log[mark:]
-            self._legal = {}
-            self._refresh()
-            error = self.rules.plugin_error(exc, f"applying {action.get('type')}")
+            self._moves = {}
+            error = rules.plugin_error(exc, f"applying {atype.name}")
             if error is exc:
                 raise
             raise error from exc
-        self._legal = {}
         return [_copy_event(e) for e in self.log[mark:]]
 
-    def _refresh(self) -> None:
-        top = self.top
-        if top is None or self.state.over:
-            self._pending = []
-        else:
-            kind = top.KIND
-            self._pending = [Decision(c, kind) for c in top.pending(self)]
+    def _action_secret(self, atype: ActionType, by: str, values: tuple) -> Secret | None:
+        """Fields of an action only its actor (and whom it names) may see: the pile a rower
+        keeps (R-ROW-1), the cards of a trade offer (R-TRADE-1)."""
+        private = atype.private
+        if not private:
+            return None
+        audience = [by] + [v for p, v in zip(atype.params, values)
+                           if p.domain is Domain.CHARACTER and v is not None and v != by]
+        return Secret(tuple(audience), tuple(f"action.{name}" for name in private))
+
+    # ------------------------------------------------------------------ the loop
 
     def _run(self) -> None:
         """Move the game on until someone has a decision or the game is over."""
         state = self.state
         stack = state.stack
+        characters = state.characters.values()
         while not state.over:
-            if not any(ch.alive for ch in state.characters.values()):
-                self.end("all_dead")  # R-END-1: no character is alive
+            if not any(c.alive for c in characters):
+                self.end(End.ALL_DEAD)          # R-END-1: no character is alive
                 break
             if not stack:
                 self._next_phase()
@@ -321,39 +309,181 @@ class Game:
             if waiting:
                 kind = top.KIND
                 self._pending = [Decision(c, kind) for c in waiting]
+                self._moves = {}
                 return
             top.advance(self)
         self._pending = []
+        self._moves = {}
+
+    def refresh(self) -> None:
+        """Recompute who is pending from the innermost stage (after a game is restored)."""
+        top = self.top
+        self._moves = {}
+        if top is None or self.state.over:
+            self._pending = []
+        else:
+            self._pending = [Decision(c, top.KIND) for c in top.pending(self)]
 
     def _next_phase(self) -> None:
-        """The phase on the stack is over (or did not take place): begin the next one;
-        after the last phase of a round the next round begins (R-NAV-4)."""
+        """The phase on the stack is over (or did not take place): begin the next one; after
+        the last phase of a round the next round begins (R-NAV-4)."""
         state = self.state
         phases = self.rules.phases
-        names = [name for name, _ in phases]
-        index = names.index(state.phase) + 1 if state.phase in names else 0
-        if index >= len(names):
+        index = next((i + 1 for i, (phase, _) in enumerate(phases) if phase == state.phase), 0)
+        if index >= len(phases):
             index = 0
             state.round += 1
-        self._begin_phase(names[index])
+            navigation.round_begins(self)
+            if state.over:
+                return
+        self.begin_phase(phases[index][0])
 
-    def _begin_phase(self, name: str) -> None:
+    def begin_phase(self, phase: Phase) -> None:
         state = self.state
-        state.phase = name
-        begin = self.rules.phase_begin[name]
-        stage = begin(self)
+        state.phase = phase
+        stage = dict(self.rules.phases)[phase](self)
         if stage is None:
             return
         self.push(stage)
-        effects.emit(self, {"type": "phase", "phase": name, "round": state.round})
+        effects.emit(self, {"type": "phase", "phase": phase.value, "round": state.round})
         hook = self.rules.phase_start_hook
         if hook is not None:
-            hook(game=self, phase=name)
+            hook(game=self, phase=phase.value)
         if not state.over:
-            stage.start(self)
+            stage.begin(self)
 
-    def _start(self, phase: str | None = None) -> None:
-        """Begin the game at ``phase`` (default: the first phase of the round)."""
-        self._begin_phase(phase or self.rules.phases[0][0])
-        self._run()
-        self._legal = {}
+    def start(self, phase: Phase | None = None, deal: bool = False) -> None:
+        """Begin the game at ``phase`` (default: the first phase of the round), after the
+        ``lifeboat_deal`` hook for a dealt game."""
+        try:
+            if deal and self.rules.pm.hook.lifeboat_deal.get_hookimpls():
+                self.rules.pm.hook.lifeboat_deal(game=self)
+            first = self.rules.phases[0][0]
+            if phase is None or phase == first:
+                navigation.round_begins(self)
+            if not self.state.over:
+                self.begin_phase(phase or first)
+            self._run()
+        except Exception as exc:
+            if not self.rules.guarded:
+                raise
+            error = self.rules.plugin_error(exc, "starting the game")
+            if error is exc:
+                raise
+            raise error from exc
+
+    # ------------------------------------------------------------------ for rules and plugins
+
+    def push(self, stage: Stage) -> None:
+        self.state.stack.append(stage)
+
+    def pop(self, stage: Stage) -> None:
+        """Take ``stage`` (normally the innermost) off the stack; a phase's stage ends its
+        phase."""
+        stack = self.state.stack
+        if stack and stack[-1] is stage:
+            stack.pop()
+        else:
+            for index in range(len(stack) - 1, -1, -1):
+                if stack[index] is stage:
+                    del stack[index]
+                    break
+        if stage.PHASE:
+            hook = self.rules.phase_end_hook
+            if hook is not None:
+                hook(game=self, phase=self.state.phase.value)
+
+    def below(self, n: int) -> int:
+        """A random whole number from 0 to n - 1, from the game's own generator."""
+        rng = Rng(self.state.rng)
+        value = rng.below(n)
+        self.state.rng = rng.state
+        return value
+
+    def option(self, name: str):
+        return self.ruleset.options[name]
+
+    def end(self, cause: End) -> None:
+        """End the game now and score it (R-END-1, R-SCORE): the one place a game ends.
+        ``cause``: the fourth seagull, nobody alive, or adrift (R-END-2)."""
+        state = self.state
+        if state.over:
+            return
+        state.over = True
+        state.phase = Phase.OVER
+        state.stack.clear()
+        state.offers.clear()
+        result = scoring.score_game(self)
+        result["end"] = End(cause).value
+        state.result = result
+        effects.emit(self, {"type": "game_over", "scores": dict(result["scores"]),
+                            "winners": list(result["winners"]), "end": result["end"]})
+        if self.rules.pm.hook.lifeboat_game_over.get_hookimpls():
+            self.rules.pm.hook.lifeboat_game_over(game=self, result=self.result)
+
+    # ------------------------------------------------------------------ looking at it
+
+    def view(self, character: str | None = None) -> dict:
+        """What ``character``'s player may know (None: what everyone may know), JSON-safe."""
+        return views.view(self, character)
+
+    def events_for(self, character: str | None, since: int = 0) -> list:
+        """The log from index ``since`` on, as ``character``'s player may see it (None: a
+        spectator): one entry per log entry, fields it may not see left out."""
+        return views.events_for(self, character, since)
+
+    def to_dict(self) -> dict:
+        """The whole game as JSON-safe data; ``Game.from_dict`` continues it identically."""
+        return saving.to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Game":
+        """A game saved by ``to_dict``; anything else raises ``ContentError``."""
+        ruleset, state, log, secrets = saving.read(data)
+        game = cls(ruleset, state, log, secrets)
+        saving.check_game(game)
+        return game
+
+    def clone(self) -> "Game":
+        """An independent copy (cheap: for tree search). It shares the random generator's
+        state, so it draws what this game would draw."""
+        other = Game.__new__(Game)
+        other.ruleset = self.ruleset
+        other.rules = self.rules
+        other.state = self.state.clone()
+        other.log = self.log[:]
+        other.secrets = self.secrets.copy()
+        other.space = self.space
+        other._pending = self._pending[:]
+        other._moves = {}
+        return other
+
+    def __repr__(self) -> str:
+        state = self.state
+        where = "over" if state.over else f"round {state.round}, {state.phase}"
+        return f"<Game {self.ruleset.name}: {where}, pending {[d.by for d in self._pending]}>"
+
+
+def new_game(ruleset: Any = "classic", players: int | None = None, seed: int | None = None,
+             setup_data: dict | None = None, where: str = "<setup>") -> Game:
+    """A dealt game (``players``, ``seed``) or one from an explicit position (``setup_data``)."""
+    ruleset = load_ruleset(ruleset)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "big") >> 1
+    elif type(seed) is not int:
+        raise ValueError(f"the seed must be an int, not {seed!r}")
+    if setup_data is not None:
+        state, phase = setup.position(ruleset, setup_data, seed, where)
+        game = Game(ruleset, state)
+        effects.emit(game, {"type": "setup", "seats": state.seats[:], "players": len(state.characters),
+                            "seed": seed, "dealt": False}, Secret((), ("seed",)))
+        game.start(phase)
+        return game
+    if players is None:
+        raise ValueError("new_game needs players=N (R-SETUP-1) or an explicit setup={...}")
+    state = setup.deal(ruleset, players, seed)
+    game = Game(ruleset, state)
+    effects.emit(game, {"type": "setup", "seats": state.seats[:], "players": players,
+                        "seed": seed, "dealt": True}, Secret((), ("seed",)))
+    game.start(deal=True)
+    return game

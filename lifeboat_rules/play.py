@@ -44,14 +44,13 @@ def show(view: dict, out) -> None:
 
 
 def play(args, stdin=None, out=None) -> int:
-    from . import load_ruleset
-    from .rules.setup import start
+    from . import load_ruleset, new_game
 
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
-    game = start(ruleset, players=players, seed=args.seed)
+    game = new_game(ruleset, players=players, seed=args.seed)
     me = args.character or game.state.seats[0]
     if me not in game.state.characters:
         print(f"{me} is not in this game; in play: {', '.join(game.state.characters)}", file=out)

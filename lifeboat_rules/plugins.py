@@ -1,150 +1,152 @@
-"""The plugin manager of a ruleset and the tables the engine reads from it (issue #3).
+"""Plugins: found by name, registered on a pluggy ``PluginManager``, read into the tables a game
+uses (action types by decision kind, effects, stages, markers, phases, the hooks some plugin
+implements).
 
-``build_rules`` registers the base game, the ruleset's expansions, variants and plugins on a
-pluggy ``PluginManager``, runs the registration hooks once, and keeps what the engine needs on
-its hot path in plain tables (action types by stage, effects, phases) so that a game calls
-pluggy only at the points where plugins take part (phases, damage, status, thirst, overboard,
-scoring, events) and not at all for hooks nobody implements.
-
-Everything that can be wrong with a plugin is found here, at load time, and reported as one
-``ContentError`` listing every problem with the plugin's name and the place (the ruleset
-entry that names it, the file and line of a hook implementation): a module that cannot be
-imported, a hook name that does not exist, an implementation taking arguments its hook does
-not pass, a wrapper that is not a generator, registration hooks answering something that is
-not a record, conflicting or missing companion plugins, content or overrides that break the
-content schema, unknown options or option values.
+The base game is a list of plugins registered by name first (``BASE_PLUGINS``, as datasette's
+``DEFAULT_PLUGINS``); a ruleset's expansions, variants and plugins come after, found as shipped
+modules, entry points of the group ``lifeboat_rules`` or importable module paths. pluggy checks
+every hook implementation against ``hookspecs.py`` when it is registered (names, arguments,
+wrappers); its verdicts are reported as one ``ContentError`` with the plugin's name and the place
+in the ruleset that names it, together with every other problem found.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
-import inspect
 import types as pytypes
+from importlib import metadata
 
+import attrs
 import pluggy
 
 from . import hookspecs
-from .actions import ActionType, Effect
-from .content import (BASE_PLUGINS, Ruleset, _origin, base_content, content_problems, deep_merge,
-                      import_plugin)
+from .actions import ActionSpace, ActionType, Effect
+from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
+from .records import Marker
 from .stages import Stage
-from .validation import raise_problems
 
+ENTRY_POINT_GROUP = "lifeboat_rules"
 SHIPPED_PREFIX = "lifeboat_rules."
 
-SPEC_ARGS = {
-    name: tuple(inspect.signature(getattr(hookspecs, name)).parameters)
-    for name in dir(hookspecs)
-    if getattr(getattr(hookspecs, name), hookspecs.PROJECT + "_spec", None) is not None
+# The base game, registered first, one module per part of the rulebook.
+BASE_PLUGINS = (
+    "lifeboat_rules.rules.setup",
+    "lifeboat_rules.rules.status",
+    "lifeboat_rules.rules.supply",
+    "lifeboat_rules.rules.turn",
+    "lifeboat_rules.rules.fights",
+    "lifeboat_rules.rules.specials",
+    "lifeboat_rules.rules.playing",
+    "lifeboat_rules.rules.trading",
+    "lifeboat_rules.rules.navigation",
+    "lifeboat_rules.rules.overboard",
+    "lifeboat_rules.rules.thirst",
+    "lifeboat_rules.rules.scoring",
+)
+
+# The shipped expansions and variants; also entry points, exactly as a third-party plugin,
+# and found here when the package metadata is not installed.
+SHIPPED_PLUGINS = {
+    "cannibalism": "lifeboat_rules.expansions.cannibalism",
+    "shark": "lifeboat_rules.expansions.shark",
+    "quick": "lifeboat_rules.expansions.quick",
+    "single_card_rowing": "lifeboat_rules.expansions.single_card_rowing",
 }
-"""Every hook name and the arguments it passes."""
 
-# Registration hooks whose answers are collected plugin by plugin (plain hooks, no wrappers).
-COLLECTED_HOOKS = ("lifeboat_options", "lifeboat_action_types", "lifeboat_effects",
-                   "lifeboat_stages")
+PLUGIN_WORDS = {"expansions": "expansion", "variants": "variant", "plugins": "plugin"}
 
-
-class HookResultError(Exception):
-    """A hook answered something the engine cannot use."""
-
-    def __init__(self, hook: str, message: str):
-        super().__init__(f"{hook} {message}")
-        self.hook = hook
+# Game hooks the base game answers itself: called only when another plugin implements them.
+BASE_ANSWERED = ("lifeboat_damage", "lifeboat_thirst", "lifeboat_overboard", "lifeboat_strength",
+                 "lifeboat_score")
 
 
-class Rules:
-    """What a game reads from its ruleset's plugins."""
+def origin(exc: BaseException) -> str:
+    """`` (file, line N)`` of the innermost frame of an exception, for messages."""
+    tb = exc.__traceback__
+    if tb is None:
+        return ""
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f" ({tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno})"
 
-    def __init__(self, pm: pluggy.PluginManager, content, options: dict, names: dict,
-                 where: str, types: dict, effects: dict, stages: dict, phases: list):
-        self.pm = pm
-        self.hook = pm.hook
-        self.content = content
-        self.options = options
-        self.names = names          # plugin object -> the name it was registered under
-        self.where = where
-        # the base game and the shipped expansions and variants are this package's own code
-        self.trusted = {name for plugin, name in names.items()
-                        if _module_of(plugin).startswith(SHIPPED_PREFIX)}
 
-        # action types (the vocabulary), by stage
-        self.types = types
-        self.by_stage: dict = {}
-        for action_type in types.values():
-            for stage in action_type.stages:
-                self.by_stage.setdefault(stage, []).append(action_type)
-        self.free_types = self.by_stage.get("free", [])
-        self.free_names = frozenset(t.name for t in self.free_types)
-        self.list_types = frozenset(t.name for t in self.types.values()
-                                    if any(f.kind == "list" for f in t.fields))
-        self.window_types = {stage: frozenset(t.name for t in listed if t.name != "pass")
-                             for stage, listed in self.by_stage.items()}
-        self.ghost_kinds = frozenset(stage for t in types.values() if t.ghost for stage in t.stages)
-        self.open_types = frozenset(t.name for t in types.values() if t.open)
+def _one_line(text) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
 
-        # special-action effects, stages, phases
-        self.effects = effects
-        self.effect_of = {kind: info.effect for kind, info in content.provisions.items() if info.effect}
-        self.stages = stages
-        self.phases = phases
-        self.phase_begin = dict(phases)
 
-        # game hooks: called only where someone implements them
-        self.event_hook = self._optional("lifeboat_event")
-        self.status_hook = self._optional("lifeboat_status_changed")
-        self.legal_hook = self._optional("lifeboat_legal_actions")
-        self.phase_start_hook = self._optional("lifeboat_phase_start")
-        self.phase_end_hook = self._optional("lifeboat_phase_end")
-        self.resolve_hook = self._optional("lifeboat_resolve_action")
-        untrusted = [name for name in names.values() if name not in self.trusted]
-        # A game applies actions as transactions (a snapshot to roll back to) when code outside
-        # this package takes part; the built-in rules validate before they change anything.
-        self.guarded = bool(untrusted)
+# --------------------------------------------------------------------------- plugins by name
 
-    def _optional(self, name: str):
-        caller = getattr(self.hook, name)
-        return caller if caller.get_hookimpls() else None
+@functools.lru_cache(maxsize=1)
+def entry_point_plugins() -> dict:
+    """``{name: [import path, ...]}`` of the installed entry points of group ``lifeboat_rules``
+    (more than one path: two packages claim the name)."""
+    found: dict = {}
+    try:
+        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # pragma: no cover - broken metadata must not break loading
+        return found
+    for point in points:
+        values = found.setdefault(point.name, [])
+        if point.value not in values:
+            values.append(point.value)
+    return found
 
-    def has_hook(self, name: str) -> bool:
-        return bool(getattr(self.hook, name).get_hookimpls())
 
-    def resolve(self, game, action: dict) -> None:
-        if self.resolve_hook is not None and self.resolve_hook(game=game, action=action):
-            return
-        action_type = self.types.get(action["type"])
-        if action_type is None:
-            raise HookResultError("lifeboat_legal_actions",
-                                  f"listed a {action['type']!r} action, which no action type "
-                                  "and no lifeboat_resolve_action resolves")
-        action_type.resolve(game, action)
+def known_plugin_names() -> list:
+    return sorted(set(SHIPPED_PLUGINS) | set(entry_point_plugins()))
 
-    def implementers(self, hook_name: str) -> list:
-        return [self.names.get(impl.plugin, impl.plugin_name)
-                for impl in getattr(self.hook, hook_name).get_hookimpls()]
 
-    def blame(self, exc: BaseException) -> str | None:
-        """The plugin an exception comes from: the innermost frame of a registered plugin that
-        is not part of this package, else the innermost plugin frame; for a hook that answered
-        nonsense, the plugins implementing that hook."""
-        if isinstance(exc, HookResultError):
-            outside = [n for n in self.implementers(exc.hook) if n not in self.trusted]
-            return ", ".join(outside or self.implementers(exc.hook))
-        found, fallback = _frames_blame(exc, self.names, self.trusted)
-        return found or (fallback if not isinstance(exc, IllegalAction) else None)
+def plugin_target(name: str, where: str | None = None, path: str | None = None) -> str:
+    """The import path of a plugin a ruleset names: an entry-point name, a shipped expansion
+    or variant, or an importable module path (``package.module[:attribute]``)."""
+    points = entry_point_plugins().get(name)
+    if points:
+        if len(points) > 1:
+            raise ContentError(f"the plugin name {name!r} is registered by more than one installed "
+                               f"package (entry points {', '.join(points)} in group "
+                               f"{ENTRY_POINT_GROUP!r}); name the module instead", where, path)
+        return points[0]
+    return SHIPPED_PLUGINS.get(name, name)
 
-    def plugin_error(self, exc: BaseException, doing: str) -> BaseException:
-        """The error to raise for ``exc`` raised by plugin code while ``doing`` something: a
-        ``PluginError`` naming the plugin, or ``exc`` itself when it is the engine's own
-        refusal (an ``IllegalAction`` no plugin raised)."""
-        if isinstance(exc, PluginError):
-            return exc
-        plugin = self.blame(exc)
-        if isinstance(exc, IllegalAction) and plugin is None:
-            return exc
-        return PluginError(f"plugin {plugin or '(unknown)'} failed while {doing}: "
-                           f"{type(exc).__name__}: {exc}", plugin or "(unknown)")
+
+def is_installed(name: str) -> bool:
+    return name in SHIPPED_PLUGINS or name in entry_point_plugins()
+
+
+def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
+    """The plugin object a ruleset names; every way this fails is a ``ContentError`` naming the
+    plugin and its place in the ruleset."""
+    word = PLUGIN_WORDS.get(section, "plugin")
+    target = plugin_target(name, where, path)
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if target == name and (module_name == missing or module_name.startswith(missing + ".")):
+            known = known_plugin_names()
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ContentError(f"unknown {word} {name!r}: no module of that name and no entry point "
+                               f"in group {ENTRY_POINT_GROUP!r} (known names: "
+                               f"{', '.join(known) or 'none'}){hint}", where, path) from None
+        raise ContentError(f"{word} {name!r} cannot be imported ({target}): {exc}", where, path) from None
+    except SyntaxError as exc:
+        raise ContentError(f"{word} {name!r} cannot be imported ({target}): SyntaxError in "
+                           f"{exc.filename}, line {exc.lineno}: {exc.msg}", where, path) from None
+    except Exception as exc:
+        raise ContentError(f"{word} {name!r} failed to import ({target}): {type(exc).__name__}: "
+                           f"{exc}{origin(exc)}", where, path) from None
+    if attribute:
+        try:
+            return getattr(module, attribute)
+        except AttributeError:
+            raise ContentError(f"{word} {name!r}: module {module_name} has no {attribute!r}",
+                               where, path) from None
+    return module
 
 
 def _module_of(plugin) -> str:
@@ -155,83 +157,93 @@ def _module_of(plugin) -> str:
     return type(plugin).__module__
 
 
-def _frames_blame(exc: BaseException, names: dict, trusted=frozenset()) -> tuple:
-    """(innermost untrusted plugin, innermost trusted plugin) among the frames of ``exc``."""
-    modules = {_module_of(plugin): name for plugin, name in names.items()}
-    found = fallback = None
-    tb = exc.__traceback__
-    while tb is not None:
-        name = modules.get(tb.tb_frame.f_globals.get("__name__", ""))
-        if name is not None:
-            if name in trusted:
-                fallback = name
-            else:
-                found = name
-        tb = tb.tb_next
-    return found, fallback
+# --------------------------------------------------------------------------- the manager
 
+class Registry:
+    """The plugins of one ruleset on their manager, with who registered them and where the
+    ruleset names them; collects problems instead of stopping at the first."""
 
-def _source(function) -> str:
-    """``file:line`` of a hook implementation, for messages."""
-    code = getattr(inspect.unwrap(function), "__code__", None)
-    if code is None:
-        return getattr(function, "__qualname__", repr(function))
-    return f"{code.co_filename}:{code.co_firstlineno}"
+    def __init__(self):
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.names: dict = {}       # plugin object -> name
+        self.places: dict = {}      # name -> where the ruleset names it
+        self.problems: list = []    # (place, message)
 
-
-def _argnames(function) -> tuple:
-    """The arguments pluggy passes to ``function``: its positional parameters without a
-    default (as pluggy's own ``varnames``)."""
-    try:
-        signature = inspect.signature(function)
-    except (TypeError, ValueError):
-        return ()
-    return tuple(p.name for p in signature.parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                 and p.default is p.empty)
-
-
-def check_hookimpls(pm: pluggy.PluginManager, plugin, name: str) -> list:
-    """Every problem of ``plugin``'s hook implementations (before registering it)."""
-    problems = []
-    for attr in dir(plugin):
+    def register(self, plugin, name: str, place: str) -> bool:
+        if plugin in self.names:
+            self.problems.append((place, f"plugin {name!r} is registered twice (it is also "
+                                         f"{self.names[plugin]!r})"))
+            return False
         try:
-            opts = pm.parse_hookimpl_opts(plugin, attr)
-        except Exception:
-            continue
-        if opts is None:
-            continue
-        function = getattr(plugin, attr)
-        at = _source(function)
-        if attr not in SPEC_ARGS:
-            close = difflib.get_close_matches(attr, list(SPEC_ARGS), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            problems.append(f"plugin {name!r}: {attr} ({at}) is marked @hookimpl but is not a "
-                            f"hook of lifeboat_rules{hint}")
-            continue
-        passed = SPEC_ARGS[attr]
-        taken = _argnames(function)
-        extra = [arg for arg in taken if arg not in passed]
-        if extra:
-            problems.append(f"plugin {name!r}: {attr} ({at}) takes {', '.join(extra)}, which the "
-                            f"hook does not pass (it passes: {', '.join(passed) or 'nothing'})")
-        wrapper = opts.get("wrapper") or opts.get("hookwrapper")
-        if wrapper and not inspect.isgeneratorfunction(function):
-            problems.append(f"plugin {name!r}: {attr} ({at}) is a wrapper but not a generator "
-                            "function (a wrapper does `result = yield` once)")
-        if wrapper and attr in COLLECTED_HOOKS + ("lifeboat_content",):
-            problems.append(f"plugin {name!r}: {attr} ({at}) is a registration hook and "
-                            "cannot be a wrapper")
-    return problems
+            self.pm.register(plugin, name=name)
+            self.pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            if self.pm.is_registered(plugin):
+                self.pm.unregister(plugin)
+            self.problems.append((place, f"plugin {name!r}: {_one_line(exc)}{_hint(exc)}"))
+            return False
+        except ValueError as exc:
+            self.problems.append((place, f"plugin {name!r} cannot be registered: {exc}"))
+            return False
+        self.names[plugin] = name
+        self.places[name] = place or "(base game)"
+        return True
+
+    def place(self, plugin_name: str) -> str:
+        return self.places.get(plugin_name, plugin_name)
+
+    def implementations(self, hook_name: str) -> list:
+        return getattr(self.pm.hook, hook_name).get_hookimpls()
+
+    def plugin_name(self, impl) -> str:
+        return self.names.get(impl.plugin, impl.plugin_name)
+
+    def collect(self, hook_name: str, check) -> list:
+        """Call a registration hook plugin by plugin (registration order); ``check(value,
+        plugin)`` returns problems. Returns ``[(plugin name, value)]`` of the answers that hold."""
+        answers = []
+        for impl in self.implementations(hook_name):
+            plugin = self.plugin_name(impl)
+            try:
+                value = impl.function()
+            except Exception as exc:
+                self.problems.append((self.place(plugin), f"plugin {plugin!r} failed in {hook_name}: "
+                                      f"{type(exc).__name__}: {exc}{origin(exc)}"))
+                continue
+            if value is None:
+                continue
+            found = check(value, plugin)
+            if found:
+                self.problems.extend((self.place(plugin), message) for message in found)
+            else:
+                answers.append((plugin, value))
+        return answers
 
 
-def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+def _hint(exc) -> str:
+    """For an unknown hook name, the hook it most likely means."""
+    text = str(exc)
+    if "unknown hook" not in text:
+        return ""
+    name = text.split("'")[1] if "'" in text else ""
+    close = difflib.get_close_matches(name, [n for n in dir(hookspecs) if n.startswith("lifeboat_")], n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
-# --------------------------------------------------------------------------- registration records
+def _records(kind, what: str, hook_name: str):
+    def check(value, plugin):
+        if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+            return [f"plugin {plugin!r}: {hook_name} must return a list of {what}, "
+                    f"not {type(value).__name__}"]
+        bad = [item for item in value if not kind(item)]
+        if bad:
+            return [f"plugin {plugin!r}: {hook_name} returned {bad[0]!r}, which is not {what}"]
+        return []
+    return check
 
-def _check_options(value, plugin: str) -> list:
+
+def check_options(value, plugin: str) -> list:
     if not isinstance(value, dict):
         return [f"plugin {plugin!r}: lifeboat_options must return a mapping "
                 f"{{name: {{'default': ..., 'values': [...]}}}}, not {type(value).__name__}"]
@@ -247,41 +259,7 @@ def _check_options(value, plugin: str) -> list:
     return problems
 
 
-def _collect(pm, names: dict, places: dict, hook_name: str, problems: list, check) -> list:
-    """Call a registration hook plugin by plugin (registration order); ``check(value,
-    plugin)`` returns problems. Returns [(plugin name, value)] of the answers that hold."""
-    answers = []
-    for impl in getattr(pm.hook, hook_name).get_hookimpls():
-        plugin = names.get(impl.plugin, impl.plugin_name)
-        try:
-            value = impl.function()
-        except Exception as exc:
-            problems.append((places.get(plugin, plugin), f"plugin {plugin!r} failed in {hook_name}: "
-                             f"{type(exc).__name__}: {exc}{_origin(exc)}"))
-            continue
-        if value is None:
-            continue
-        found = check(value, plugin)
-        if found:
-            problems.extend((places.get(plugin, plugin), message) for message in found)
-        else:
-            answers.append((plugin, value))
-    return answers
-
-
-def _records(kind, what: str, hook_name: str):
-    def check(value, plugin):
-        if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-            return [f"plugin {plugin!r}: {hook_name} must return a list of {what}, "
-                    f"not {type(value).__name__}"]
-        bad = [item for item in value if not kind(item)]
-        if bad:
-            return [f"plugin {plugin!r}: {hook_name} returned {bad[0]!r}, which is not {what}"]
-        return []
-    return check
-
-
-def _check_effects(value, plugin):
+def check_effects(value, plugin) -> list:
     if not isinstance(value, dict):
         return [f"plugin {plugin!r}: lifeboat_effects must return a mapping "
                 f"{{name: lifeboat_rules.actions.Effect}}, not {type(value).__name__}"]
@@ -294,194 +272,155 @@ def _is_stage(item) -> bool:
     return isinstance(item, type) and issubclass(item, Stage) and isinstance(item.NAME, str)
 
 
-def _overrides_path(overrides: dict, path: str) -> str:
-    """A content problem's path, as ``overrides.<path>`` when the ruleset's overrides set that
-    place, else marked as a place of the merged content."""
-    tokens = []
-    for part in path.replace("[", ".[").split("."):
-        if part:
-            tokens.append(int(part[1:-1]) if part.startswith("[") and part[1:-1].isdigit() else part)
-    node = overrides
-    matched = 0
-    for token in tokens:
-        if isinstance(node, dict) and isinstance(token, str) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and isinstance(token, int) and token < len(node):
-            node = node[token]
-        else:
-            break
-        matched += 1
-    if tokens and (matched == len(tokens) or matched >= 2):
-        return f"overrides.{path}"
-    return f"{path} (merged content)"
+check_action_types = _records(lambda t: isinstance(t, ActionType),
+                              "lifeboat_rules.actions.ActionType records", "lifeboat_action_types")
+check_stages = _records(_is_stage, "Stage subclasses with a NAME", "lifeboat_stages")
+check_markers = _records(lambda m: isinstance(m, Marker), "lifeboat_rules.records.Marker records",
+                         "lifeboat_markers")
 
 
-# --------------------------------------------------------------------------- build
+def unique(registry: Registry, answers: list, what: str, key) -> dict:
+    """``{key: (plugin, item)}``; a second plugin registering the same key is a problem."""
+    found: dict = {}
+    for plugin, items in answers:
+        for item in (items.items() if isinstance(items, dict) else items):
+            name = key(item)
+            if name in found and found[name][1] is not item:
+                registry.problems.append((registry.place(plugin), f"plugin {plugin!r} registers the "
+                                          f"{what} {name!r}, which {found[name][0]!r} registers already"))
+            else:
+                found[name] = (plugin, item)
+    return {name: item for name, (_, item) in found.items()}
 
-def build_rules(flat: dict, where: str) -> Ruleset:
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    names: dict = {}
-    places: dict = {}     # plugin name -> where the ruleset names it (expansions[0], ...)
-    problems: list = []   # (path in the ruleset, message)
 
-    def register(plugin, name: str, path: str) -> bool:
-        if plugin in names:
-            problems.append((path, f"plugin {name!r} is registered twice (it is also "
-                                   f"{names[plugin]!r})"))
-            return False
-        found = check_hookimpls(pm, plugin, name)
-        if found:
-            problems.extend((path, message) for message in found)
-            return False
-        try:
-            pm.register(plugin, name=name)
-        except pluggy.PluginValidationError as exc:
-            problems.append((path, f"plugin {name!r} has a hook implementation that does not fit "
-                                   f"its specification: {_one_line(exc)}"))
-            return False
-        except ValueError as exc:
-            problems.append((path, f"plugin {name!r} cannot be registered: {exc}"))
-            return False
-        names[plugin] = name
-        places[name] = path or "(base game)"
-        return True
+# --------------------------------------------------------------------------- what a game reads
 
-    for module_name in BASE_PLUGINS:
-        register(importlib.import_module(module_name), "base." + module_name.rsplit(".", 1)[1], "")
-    loaded = []
-    for section, prefix in (("expansions", "expansion:"), ("variants", "variant:"), ("plugins", "plugin:")):
-        for index, name in enumerate(flat[section]):
-            path = f"{section}[{index}]"
-            try:
-                plugin = import_plugin(name, where, path, section)
-            except ContentError as exc:
-                problems.append((path, str(exc).split(f"{path}: ", 1)[-1]))
+@attrs.define(slots=True, eq=False)
+class Rules:
+    """What a game reads from its ruleset's plugins: hot-path tables, and the hooks some
+    plugin implements (None where only the base game answers, which it then does inline)."""
+    pm: pluggy.PluginManager
+    content: Content
+    options: dict
+    names: dict                    # plugin object -> registered name
+    types: dict                    # action type name -> ActionType, in registration order
+    effects: dict                  # effect name -> Effect
+    stages: dict                   # stage NAME -> class
+    markers: dict                  # marker name -> Marker
+    phases: list                   # [(Phase, begin)]
+    trusted: frozenset = attrs.field(init=False)
+    kind_types: dict = attrs.field(init=False)     # decision kind -> [ActionType] (pass apart)
+    free_types: tuple = attrs.field(init=False)
+    free_names: frozenset = attrs.field(init=False)
+    ghost_kinds: frozenset = attrs.field(init=False)
+    effect_of: dict = attrs.field(init=False)      # provision kind -> effect name
+    parasol_kinds: frozenset = attrs.field(init=False)
+    round_markers: tuple = attrs.field(init=False)
+    hook: object = attrs.field(init=False)
+    space: ActionSpace = attrs.field(init=False)
+    guarded: bool = attrs.field(init=False)
+    event_hook: object = attrs.field(init=False)
+    status_hook: object = attrs.field(init=False)
+    refuse_hook: object = attrs.field(init=False)
+    resolve_hook: object = attrs.field(init=False)
+    phase_start_hook: object = attrs.field(init=False)
+    phase_end_hook: object = attrs.field(init=False)
+    damage_hook: object = attrs.field(init=False)
+    thirst_hook: object = attrs.field(init=False)
+    overboard_hook: object = attrs.field(init=False)
+    strength_hook: object = attrs.field(init=False)
+    score_hook: object = attrs.field(init=False)
+
+    def __attrs_post_init__(self):
+        self.trusted = frozenset(name for plugin, name in self.names.items()
+                                 if _module_of(plugin).startswith(SHIPPED_PREFIX))
+        self.hook = self.pm.hook
+        kind_types: dict = {}
+        for atype in self.types.values():
+            if atype.name == "pass":
                 continue
-            declared = getattr(plugin, "LIFEBOAT_KIND", None)
-            if section != "plugins" and isinstance(declared, str) and declared + "s" != section:
-                article = "an" if declared[:1] in "aeiou" else "a"
-                problems.append((path, f"{name!r} is {article} {declared}, not one of the {section} "
-                                       f"(list it under {declared}s)"))
-                continue
-            if register(plugin, prefix + name, path):
-                loaded.append((name, plugin, path))
-    # plugins declare what they cannot be combined with, and what they need
-    present = {name for name, _, _ in loaded}
-    for name, plugin, path in loaded:
-        for other in getattr(plugin, "LIFEBOAT_CONFLICTS", ()):
-            if other in present:
-                problems.append((path, f"{name!r} cannot be combined with {other!r} "
-                                       f"({name} declares LIFEBOAT_CONFLICTS)"))
-        for other in getattr(plugin, "LIFEBOAT_REQUIRES", ()):
-            if other not in present:
-                problems.append((path, f"{name!r} needs {other!r} in the same ruleset "
-                                       f"({name} declares LIFEBOAT_REQUIRES)"))
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:  # pragma: no cover - check_hookimpls finds these
-        problems.append(("plugins", f"a plugin implements a hook that does not exist: {_one_line(exc)}"))
-    # Go on without the plugins that failed, so that every other problem is reported too.
-    failed_plugins = len(problems)
+            for kind in atype.kinds:
+                kind_types.setdefault(kind, []).append(atype)
+        self.free_types = tuple(kind_types.pop("free", ()))
+        self.free_names = frozenset(t.name for t in self.free_types)
+        self.kind_types = {kind: tuple(found) for kind, found in kind_types.items()}
+        self.ghost_kinds = frozenset(k for t in self.types.values() if t.ghost for k in t.kinds)
+        self.effect_of = {kind: info.effect for kind, info in self.content.provisions.items()
+                          if info.effect}
+        self.parasol_kinds = frozenset(k for k, e in self.effect_of.items() if e == "parasol")
+        self.round_markers = tuple(m.name for m in self.markers.values() if m.round)
+        self.space = self.space_for(len(self.content.navigation), self.content.card_count)
+        # A game applies actions as transactions (a copy to go back to) when code from outside
+        # this package takes part; the built-in rules decide before they change anything.
+        self.guarded = any(name not in self.trusted for name in self.names.values())
+        self.event_hook = self._implemented("lifeboat_event")
+        self.status_hook = self._implemented("lifeboat_status_changed")
+        self.refuse_hook = self._implemented("lifeboat_refuse")
+        self.resolve_hook = self._implemented("lifeboat_resolve_action")
+        self.phase_start_hook = self._implemented("lifeboat_phase_start")
+        self.phase_end_hook = self._implemented("lifeboat_phase_end")
+        self.damage_hook = self._implemented("lifeboat_damage", base_answers=True)
+        self.thirst_hook = self._implemented("lifeboat_thirst", base_answers=True)
+        self.overboard_hook = self._implemented("lifeboat_overboard", base_answers=True)
+        self.strength_hook = self._implemented("lifeboat_strength", base_answers=True)
+        self.score_hook = self._implemented("lifeboat_score", base_answers=True)
 
-    # content: base files, each plugin in registration order, then the overrides
-    raw = base_content()
-    ruleset_stub = pytypes.SimpleNamespace(name=flat["name"], spec=flat)
-    for impl in pm.hook.lifeboat_content.get_hookimpls():
-        plugin = names.get(impl.plugin, impl.plugin_name)
-        arguments = {"content": raw, "ruleset": ruleset_stub}
-        try:
-            impl.function(**{arg: arguments[arg] for arg in impl.argnames})
-        except ContentError as exc:
-            problems.extend((places[plugin], f"plugin {plugin!r} (lifeboat_content): "
-                             f"{exc.where + ': ' if exc.where else ''}{line}") for line in exc.problems)
-        except Exception as exc:
-            problems.append((places[plugin], f"plugin {plugin!r} failed in lifeboat_content: "
-                             f"{type(exc).__name__}: {exc}{_origin(exc)}"))
-    if flat["overrides"]:
-        deep_merge(raw, flat["overrides"])
+    def _implemented(self, name: str, base_answers: bool = False):
+        caller = getattr(self.pm.hook, name)
+        impls = caller.get_hookimpls()
+        if base_answers:
+            impls = [i for i in impls if not self.names.get(i.plugin, "").startswith("base.")]
+        return caller if impls else None
 
-    effects: dict = {}
-    for plugin, registered in _collect(pm, names, places, "lifeboat_effects", problems, _check_effects):
-        for name, effect in registered.items():
-            if name in effects:
-                problems.append((places[plugin], f"plugin {plugin!r} registers the effect {name!r}, which "
-                                     f"{effects[name][0]!r} registers already"))
-            else:
-                effects[name] = (plugin, effect)
+    def space_for(self, navcards: int, cards: int) -> ActionSpace:
+        """The integer action space for a game with that many cards (the ruleset's own for a
+        dealt game)."""
+        setup = self.content.setup
+        draws = setup["rowing_draws"] + sum(info.rowing_draws * info.count
+                                            for info in self.content.provisions.values())
+        flare = max([info.param("draws", 0) for info in self.content.provisions.values()] + [0])
+        return ActionSpace(self.types.values(), tuple(self.content.characters),
+                           max(cards, self.content.card_count),
+                           max(navcards, len(self.content.navigation)), max(draws, flare, 1))
 
-    content, found = content_problems(raw, set(effects))
-    for path, message in found:
-        problems.append((_overrides_path(flat["overrides"], path) if flat["overrides"] else
-                         f"{path} (merged content)", message))
+    def implementers(self, hook_name: str) -> list:
+        return [self.names.get(impl.plugin, impl.plugin_name)
+                for impl in getattr(self.pm.hook, hook_name).get_hookimpls()]
 
-    # options: declared by plugins, defaults first; a later plugin may redeclare an option
-    declared: dict = {}
-    for plugin, registered in _collect(pm, names, places, "lifeboat_options", problems, _check_options):
-        declared.update(registered)
-    options = {name: spec["default"] for name, spec in declared.items()}
-    for name, value in flat["options"].items():
-        if name not in declared:
-            close = difflib.get_close_matches(name, list(declared), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            problems.append((f"options.{name}", f"unknown option (known: "
-                                                f"{', '.join(sorted(declared)) or 'none'}){hint}"))
-        elif value not in declared[name]["values"]:
-            problems.append((f"options.{name}", f"{value!r} is not one of "
-                                                f"{list(declared[name]['values'])}"))
-        else:
-            options[name] = value
+    def blame(self, exc: BaseException) -> str | None:
+        """The plugin an exception comes from: the innermost frame of a registered plugin
+        from outside this package, else the innermost plugin frame; for a hook that answered
+        nonsense, the plugins implementing that hook."""
+        hook = getattr(exc, "hook", None)
+        if hook is not None:
+            outside = [n for n in self.implementers(hook) if n not in self.trusted]
+            return ", ".join(outside or self.implementers(hook))
+        modules = {_module_of(plugin): name for plugin, name in self.names.items()}
+        found = fallback = None
+        tb = exc.__traceback__
+        while tb is not None:
+            name = modules.get(tb.tb_frame.f_globals.get("__name__", ""))
+            if name is not None:
+                if name in self.trusted:
+                    fallback = name
+                else:
+                    found = name
+            tb = tb.tb_next
+        return found or (fallback if not isinstance(exc, IllegalAction) else None)
 
-    types: dict = {}
-    for plugin, registered in _collect(pm, names, places, "lifeboat_action_types", problems,
-                                       _records(lambda t: isinstance(t, ActionType),
-                                                "lifeboat_rules.actions.ActionType records",
-                                                "lifeboat_action_types")):
-        for action_type in registered:
-            if action_type.name in types:
-                problems.append((places[plugin], f"plugin {plugin!r} registers the action type "
-                                     f"{action_type.name!r}, which {types[action_type.name][0]!r} "
-                                     "registers already"))
-            else:
-                types[action_type.name] = (plugin, action_type)
-    stages: dict = {}
-    for plugin, registered in _collect(pm, names, places, "lifeboat_stages", problems,
-                                       _records(_is_stage, "Stage subclasses with a NAME",
-                                                "lifeboat_stages")):
-        for cls in registered:
-            if cls.NAME in stages and stages[cls.NAME][1] is not cls:
-                problems.append((places[plugin], f"plugin {plugin!r} registers the stage {cls.NAME!r}, which "
-                                     f"{stages[cls.NAME][0]!r} registers already"))
-            else:
-                stages[cls.NAME] = (plugin, cls)
-    try:
-        phases = pm.hook.lifeboat_phases()
-    except Exception as exc:
-        culprit = _frames_blame(exc, names)[0] or _frames_blame(exc, names)[1] or "(unknown)"
-        problems.append((places.get(culprit, "lifeboat_phases"), f"plugin {culprit!r} failed in lifeboat_phases: "
-                             f"{type(exc).__name__}: {exc}{_origin(exc)}"))
-        phases = None
-    else:
-        if (not isinstance(phases, (list, tuple)) or not phases
-                or not all(isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str)
-                           and callable(p[1]) for p in phases)):
-            problems.append(("lifeboat_phases", "lifeboat_phases must return a non-empty list of (name, begin) "
-                                 f"pairs (implemented by {', '.join(_implementers(pm, names, 'lifeboat_phases'))})"))
-    if problems:
-        if failed_plugins:
-            note = " (found without the plugins that failed to load)"
-            problems[failed_plugins:] = [(path, message + note)
-                                         for path, message in problems[failed_plugins:]]
-        raise_problems(problems, where)
+    def plugin_error(self, exc: BaseException, doing: str) -> BaseException:
+        """The error to raise for ``exc`` raised while ``doing`` something: a ``PluginError``
+        naming the plugin, or ``exc`` itself when it is the engine's own refusal."""
+        if isinstance(exc, PluginError):
+            return exc
+        plugin = self.blame(exc)
+        if isinstance(exc, IllegalAction) and plugin is None:
+            return exc
+        return PluginError(f"plugin {plugin or '(unknown)'} failed while {doing}: "
+                           f"{type(exc).__name__}: {exc}", plugin or "(unknown)")
 
-    rules = Rules(pm, content, options, names, where,
-                  {name: t for name, (_, t) in types.items()},
-                  {name: e for name, (_, e) in effects.items()},
-                  {name: cls for name, (_, cls) in stages.items()},
-                  [tuple(p) for p in phases])
-    return Ruleset(flat["name"], flat, content, options, rules, where)
+    def trace(self, writer=print) -> None:
+        """Write every hook call and its result with ``writer`` (pluggy's tracing)."""
+        self.pm.trace.root.setwriter(writer)
+        self.pm.enable_tracing()
 
-
-def _implementers(pm, names: dict, hook_name: str) -> list:
-    return [names.get(impl.plugin, impl.plugin_name)
-            for impl in getattr(pm.hook, hook_name).get_hookimpls()]

@@ -1,303 +1,441 @@
-"""Saving and restoring games (API.md: ``to_dict`` / ``Game.from_dict``).
+"""Saving and restoring games (``Game.to_dict`` / ``Game.from_dict``, docs/api.md).
 
-A saved game carries a format version, the flattened ruleset, the whole state and the log.
-``from_dict`` checks the structure against ``schemas/saved_game.schema.json`` and then that
-the state is one a game can be in (every card in exactly one place, seats and statuses that
-agree, stages that fit); it builds a new game only when everything holds, so data is either
-accepted whole or refused with a ``ContentError``.
+A saved game carries a format version, the flattened ruleset, the card table, the state (as
+``declare`` dumps it), the log and which fields of which events are secret. Reading one checks
+the whole structure (the rules of ``saved_game_schema``, checked in plain Python), then that
+the state is one a game can be in (every card in exactly one place, ids that name what they
+must, seats and statuses that agree, stages that fit, a result that adds up), and builds a
+game only when everything holds: data is accepted whole or refused with a ``ContentError``.
 """
 
 from __future__ import annotations
 
-import attrs
+import sys
+from typing import TYPE_CHECKING, Any
 
-from . import validation as schemas
+from . import declare
+from .effects import Secret
 from .errors import ContentError
-from .model import Character, NavigationCard, Offer, State
+from .records import Status
+from .rules.scoring import score_game
+from .rulesets import Ruleset, ruleset_from_spec
+from .plugins import is_installed, plugin_target
+from .state import State, Table
+from .validation import raise_problems
+from .yamlio import MAX_INT_BITS, MAX_JSON_DEPTH, check_json_like
+
+if TYPE_CHECKING:
+    from .engine import Game
 
 FORMAT = "lifeboat_rules/game"
-VERSION = 1
+VERSION = 2
 WHERE = "<saved game>"
+MAX_LOG = 1_000_000
 
 
-def _copy(value):
+# --------------------------------------------------------------------------- writing
+
+def copy_event(event: dict) -> dict:
+    """A copy of an event deep enough that no list or mapping is shared."""
+    copy = event.copy()
+    for key, value in copy.items():
+        kind = type(value)
+        if kind is list or kind is dict:
+            copy[key] = _copy_json(value)
+    return copy
+
+
+def _copy_json(value):
     kind = type(value)
     if kind is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [_copy(v) for v in value]
+        return {k: _copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy_json(v) for v in value]
     return value
 
 
-def to_dict(game) -> dict:
-    state = game.state
+def to_dict(game: "Game") -> dict:
+    kinds, navcards = game.state.table.data()
     return {
         "format": FORMAT,
         "version": VERSION,
-        "ruleset": _copy(game.ruleset.spec),
-        "state": {
-            "characters": {
-                cid: {"size": c.size, "survival": c.survival, "damage": c.damage, "lost": c.lost,
-                      "ghost": c.ghost, "hand": c.hand[:], "front": c.front[:], "love": c.love,
-                      "hate": c.hate, "rowed": c.rowed, "fought": c.fought,
-                      "parasol_active": c.parasol_active}
-                for cid, c in state.characters.items()},
-            "kinds": dict(state.kinds),
-            "navcards": {nid: {k: v for k, v in card.data().items() if k != "id"}
-                         for nid, card in state.navcards.items()},
-            "seats": state.seats[:],
-            "supply": state.supply[:],
-            "passing": state.passing[:],
-            "discard": state.discard[:],
-            "removed": state.removed[:],
-            "navigation": state.navigation[:],
-            "drawn": state.drawn[:],
-            "rowing_pile": state.rowing_pile[:],
-            "current": state.current,
-            "round": state.round,
-            "phase": state.phase,
-            "seagulls": state.seagulls,
-            "over": state.over,
-            "stack": [_copy(stage.data()) for stage in state.stack],
-            "offers": [o.data() for o in state.offers],
-            "offer_counter": state.offer_counter,
-            "drift": state.drift,
-            "rng": f"{state.rng:016x}",
-            "options": dict(state.options),
-            "result": _copy(state.result),
-        },
-        "log": _copy(game.log),
+        "ruleset": _copy_json(game.ruleset.spec),
+        "table": {"kinds": kinds, "navcards": navcards},
+        "state": declare.dump(game.state),
+        "log": [copy_event(e) for e in game.log],
+        "secrets": {str(index): secret.data() for index, secret in game.secrets.items()},
     }
 
 
-def from_dict(data):
-    from .content import ruleset_from_spec
-    from .engine import Game
-    from .yamlio import check_json_like
+# --------------------------------------------------------------------------- the schema
 
+ENVELOPE_KEYS = ("format", "version", "ruleset", "table", "state", "log", "secrets")
+
+
+def saved_game_schema(ruleset: Ruleset) -> dict:
+    """The JSON Schema of a game saved under ``ruleset``, derived from the declaration of the
+    state and of the stages the ruleset registers (schemas/saved_game.schema.json is this for a
+    ruleset with every shipped expansion and variant)."""
+    text = {"type": "string", "minLength": 1, "maxLength": declare.MAX_TEXT}
+    names = {"type": "array", "maxItems": 1000, "items": text}
+    selection = {"oneOf": [names, {"const": "all"},
+                           {"type": "object", "additionalProperties": False, "required": ["all_except"],
+                            "properties": {"all_except": names}},
+                           {"type": "object", "additionalProperties": False, "required": ["marked"],
+                            "properties": {"marked": text}}]}
+    navcard = {"type": "object", "additionalProperties": False,
+               "required": ["overboard", "thirst", "oar", "fight", "seagull"],
+               "properties": {"overboard": selection, "thirst": selection, "oar": {"type": "boolean"},
+                              "fight": {"type": "boolean"}, "seagull": {"enum": [-1, 0, 1]}}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://lifeboat-rules.invalid/schemas/saved_game.schema.json",
+        "title": "A saved Lifeboat game (Game.to_dict)",
+        "description": "Derived from the declaration of the state (lifeboat_rules/state.py) and "
+                       "of the stages a ruleset registers; write it again with "
+                       "`python -m lifeboat_rules.saving > schemas/saved_game.schema.json`.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(ENVELOPE_KEYS),
+        "properties": {
+            "format": {"const": FORMAT},
+            "version": {"const": VERSION},
+            "ruleset": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "expansions", "variants", "options", "plugins", "overrides"],
+                "properties": {
+                    "name": {"type": "string", "maxLength": declare.MAX_TEXT},
+                    "expansions": {"type": "array", "maxItems": 50, "items": text},
+                    "variants": {"type": "array", "maxItems": 50, "items": text},
+                    "options": {"type": "object", "additionalProperties": {
+                        "type": ["string", "integer", "boolean"]}},
+                    "plugins": {"type": "array", "maxItems": 50, "items": text},
+                    "overrides": {"type": "object"}}},
+            "table": {
+                "type": "object", "additionalProperties": False, "required": ["kinds", "navcards"],
+                "properties": {
+                    "kinds": {"type": "object", "maxProperties": declare.MAX_ITEMS,
+                              "propertyNames": {"pattern": "^p[0-9]{1,6}$"},
+                              "additionalProperties": text},
+                    "navcards": {"type": "object", "maxProperties": declare.MAX_ITEMS,
+                                 "additionalProperties": navcard}}},
+            "state": declare.schema(State, ruleset.rules.stages),
+            "log": {"type": "array", "maxItems": MAX_LOG,
+                    "items": {"type": "object", "required": ["type"],
+                              "properties": {"type": text}}},
+            "secrets": {"type": "object", "propertyNames": {"pattern": "^[0-9]{1,7}$"},
+                        "additionalProperties": {
+                            "type": "object", "additionalProperties": False,
+                            "required": ["audience", "hidden"],
+                            "properties": {"audience": names, "hidden": names}}},
+        },
+    }
+
+
+# --------------------------------------------------------------------------- reading
+
+def _json_copy(value, depth: int = 0):
+    """A copy of JSON-like data, or raise ``ValueError`` at the first thing JSON cannot carry
+    (then ``check_json_like`` finds the place for the message)."""
+    kind = type(value)
+    if kind is str:
+        if not value.isascii():
+            value.encode("utf-8")     # a lone surrogate raises
+        return value
+    if kind is dict:
+        if depth >= MAX_JSON_DEPTH:
+            raise ValueError("too deep")
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise ValueError("key")
+            out[key] = _json_copy(item, depth + 1)
+        return out
+    if kind is list:
+        if depth >= MAX_JSON_DEPTH:
+            raise ValueError("too deep")
+        return [_json_copy(item, depth + 1) for item in value]
+    if kind is int:
+        if value.bit_length() > MAX_INT_BITS:
+            raise ValueError("int")
+        return value
+    if kind is bool or value is None:
+        return value
+    if kind is float and value == value and value not in (float("inf"), float("-inf")):
+        return value
+    raise ValueError("type")
+
+
+def _plain_copy(data: Any) -> dict:
+    try:
+        return _json_copy(data)
+    except (ValueError, UnicodeEncodeError, RecursionError):
+        check_json_like(data, WHERE)   # raises, naming the place
+        raise ContentError("not JSON-like data", WHERE) from None
+
+
+def read(data: Any) -> tuple:
+    """``(ruleset, state, log, secrets)`` of a saved game; ``ContentError`` for anything else."""
     if not isinstance(data, dict):
         raise ContentError(f"a saved game is a mapping, not {type(data).__name__}", WHERE)
-    check_json_like(data, WHERE)
     if data.get("format") != FORMAT:
         raise ContentError(f"not a saved game (format must be {FORMAT!r})", WHERE, "format")
     if data.get("version") != VERSION:
-        raise ContentError(f"saved-game version {data.get('version')!r} is not supported "
-                           f"(this library reads version {VERSION})", WHERE, "version")
-    schemas.check("saved_game", data, WHERE)
-    for index, event in enumerate(data["log"]):   # the schema leaves the items to this loop
-        if type(event) is not dict or type(event.get("type")) is not str:
-            raise ContentError("an event is a mapping with a string 'type'", WHERE, f"log[{index}]")
-    _check_plugins_known(data["ruleset"])
-    try:
-        ruleset = ruleset_from_spec(data["ruleset"])
-    except ContentError as exc:
-        raise ContentError(f"its ruleset cannot be loaded: {exc}", WHERE, "ruleset") from None
-    state = _state(ruleset, data["state"])
-    game = Game(ruleset, state, _copy(data["log"]))
-    _check_stack_and_result(game)
-    try:
-        game._refresh()
-        for who in state.characters:
-            game.legal_actions(who)
-        game.view(None)
-    except ContentError:
-        raise
-    except Exception as exc:
-        raise ContentError(f"the state is not one a game can be in ({type(exc).__name__}: {exc})",
-                           WHERE, "state.stack") from None
-    if not state.over and not game._pending:
-        # to_dict is only ever called while the game waits for someone (or once it is over)
-        raise ContentError("the game is not over and waits for nobody", WHERE, "state.stack")
-    for decision in game._pending:
-        who = state.characters[decision.by]
-        if not (who.awake or (who.ghost and state.stack[-1].KIND in ruleset.rules.ghost_kinds)):
-            raise ContentError(f"{decision.by} is {who.status} and cannot decide (R-STATUS)", WHERE,
-                               "state.stack")
-    game._legal = {}
-    return game
+        raise ContentError(f"saved-game version {short_value(data.get('version'))} is not "
+                           f"supported (this library reads version {VERSION})", WHERE, "version")
+    data = _plain_copy(data)
+    problems: list = []
+    for key in data:
+        if key not in ENVELOPE_KEYS:
+            problems.append((key, "unknown key"))
+    for key in ENVELOPE_KEYS:
+        if key not in data:
+            problems.append((key, "missing"))
+    if problems:
+        raise_problems(problems, WHERE)
+    ruleset = _ruleset(data["ruleset"])
+    _check_table(ruleset, data["table"], problems)
+    declare.check(State, data["state"], "state", ruleset.rules.stages, problems)
+    log, secrets = data["log"], data["secrets"]
+    if type(log) is not list or len(log) > MAX_LOG:
+        problems.append(("log", f"must be a list of at most {MAX_LOG} events"))
+    else:
+        for index, event in enumerate(log):
+            if type(event) is not dict or type(event.get("type")) is not str:
+                problems.append((f"log[{index}]", "an event is a mapping with a string 'type'"))
+                break
+    if type(secrets) is not dict:
+        problems.append(("secrets", "must be an object"))
+    else:
+        for key, secret in secrets.items():
+            if not (key.isdigit() and len(key) <= 7 and type(log) is list and int(key) < len(log)):
+                problems.append((f"secrets.{key}", "must be the index of an event of the log"))
+            elif (type(secret) is not dict or set(secret) != {"audience", "hidden"}
+                  or not all(type(secret[k]) is list and all(type(v) is str for v in secret[k])
+                             for k in ("audience", "hidden"))):
+                problems.append((f"secrets.{key}", "must be {audience: [ids], hidden: [fields]}"))
+    if problems:
+        raise_problems(problems, WHERE)
+    table = Table.from_data(data["table"]["kinds"], data["table"]["navcards"])
+    state = declare.load(State, data["state"], ruleset.rules.stages, table=table)
+    _check_state(ruleset, state)
+    secrets = {int(key): Secret(tuple(s["audience"]), tuple(s["hidden"])) for key, s in secrets.items()}
+    return ruleset, state, log, secrets
 
 
-def _check_plugins_known(spec: dict) -> None:
-    """Reading a saved game imports no module it names: its expansions, variants and plugins
-    must be shipped, registered as entry points, or already imported (by loading the ruleset
-    that uses them). Saved data is data; a module name in it is not a reason to run code."""
-    import sys
+def short_value(value) -> str:
+    text = repr(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
+    return text[:40]
 
-    from .content import plugin_target
+
+def _ruleset(spec) -> Ruleset:
+    """The ruleset a save names. Reading a saved game imports no module it names: its
+    expansions, variants and plugins must be shipped, installed as entry points, or already
+    imported (by loading the ruleset that uses them)."""
+    if type(spec) is not dict:
+        raise ContentError("must be an object", WHERE, "ruleset")
     for section in ("expansions", "variants", "plugins"):
-        for index, name in enumerate(spec[section]):
+        names = spec.get(section)
+        if type(names) is not list:
+            continue
+        for index, name in enumerate(names):
+            if type(name) is not str:
+                continue
             module = plugin_target(name, WHERE, f"ruleset.{section}[{index}]").partition(":")[0]
-            if module not in sys.modules and not _installed_plugin(name):
+            if module not in sys.modules and not is_installed(name):
                 raise ContentError(
                     f"{name!r} is not a shipped or installed plugin and is not loaded: load the "
                     "ruleset that uses it (or import it) before reading the game", WHERE,
                     f"ruleset.{section}[{index}]")
-
-
-def _installed_plugin(name: str) -> bool:
-    from .content import SHIPPED_PLUGINS, entry_point_plugins
-    return name in SHIPPED_PLUGINS or name in entry_point_plugins()
-
-
-def _check_stack_and_result(game) -> None:
-    """What the stages hold (their ``problems``: characters in play, stakes that can be
-    settled), the stack's shape (a phase's stage at the bottom, no other), and a result whose
-    scores add up and name the winners (R-SCORE-8)."""
-    state = game.state
-    problems = []
-    stack = state.stack
-    if state.over:
-        if stack:
-            problems.append(("state.stack", "a game that is over waits on no stage"))
-    elif not stack[0].PHASE or any(stage.PHASE for stage in stack[1:]):
-        problems.append(("state.stack", "a phase's stage is at the bottom of the stack, and only there"))
-    for index, stage in enumerate(stack):
-        for field, message in stage.problems(game):
-            problems.append((f"state.stack[{index}].{field}", message))
-    result = state.result
-    if result is not None:
-        scores, breakdown = result["scores"], result["breakdown"]
-        if set(scores) != set(state.characters) or set(breakdown) != set(state.characters):
-            problems.append(("state.result", "a score and its parts for every character in play"))
-        else:
-            for who, score in scores.items():
-                if sum(breakdown[who].values()) != score:
-                    problems.append((f"state.result.scores.{who}", "the score is not the sum of its parts"))
-            best = max(scores.values())
-            if sorted(result["winners"]) != sorted(c for c, v in scores.items() if v == best):
-                problems.append(("state.result.winners", "the winners are the highest scores"))
-            elif _rescored(game) != breakdown:
-                problems.append(("state.result", "not the result the state scores (R-SCORE)"))
-    if problems:
-        schemas.raise_problems(problems, WHERE)
-
-
-def _rescored(game) -> dict | None:
-    """The score parts the ruleset gives the state (None if its scoring fails on it)."""
-    from .rules.scoring import score_game
     try:
-        return score_game(game)["breakdown"]
-    except Exception:
-        return None
+        return ruleset_from_spec(spec)
+    except ContentError as exc:
+        raise ContentError(f"its ruleset cannot be loaded: {exc}", WHERE, "ruleset") from None
 
 
-def _each_once(known: dict, zones: list, what: str, table: str, problem) -> None:
-    """Every card of ``known`` in exactly one of ``zones`` ((name, cards) pairs)."""
-    places: dict = {}
-    for name, cards in zones:
-        for card in cards:
-            if card not in known:
-                problem(name, f"unknown {what} {card!r}")
-            elif card in places:
-                problem(name, f"{what} {card} is also in {places[card]}")
-            else:
-                places[card] = name
-    for card in known:
-        if card not in places:
-            problem(table, f"{what} {card} is nowhere")
+NAVCARD_KEYS = {"overboard", "thirst", "oar", "fight", "seagull"}
 
 
-def _state(ruleset, data: dict) -> State:
+def _check_table(ruleset: Ruleset, table, problems: list) -> None:
+    if type(table) is not dict or set(table) != {"kinds", "navcards"}:
+        problems.append(("table", "must be {kinds: {...}, navcards: {...}}"))
+        return
+    kinds, navcards = table["kinds"], table["navcards"]
+    provisions = ruleset.content.provisions
+    if type(kinds) is not dict or len(kinds) > declare.MAX_ITEMS:
+        problems.append(("table.kinds", "must be an object"))
+    else:
+        for card, kind in kinds.items():
+            if not (card[:1] == "p" and card[1:].isdigit() and len(card) <= 7):
+                problems.append((f"table.kinds.{card}", "a card id is p followed by digits"))
+            elif kind not in provisions:
+                problems.append((f"table.kinds.{card}", f"unknown provision {short_value(kind)}"))
+    if type(navcards) is not dict or len(navcards) > declare.MAX_ITEMS:
+        problems.append(("table.navcards", "must be an object"))
+        return
+    for nid, card in navcards.items():
+        where = f"table.navcards.{nid}"
+        if not (0 < len(nid) <= declare.MAX_TEXT):
+            problems.append((where, "a navigation card id is a short string"))
+        if type(card) is not dict or set(card) != NAVCARD_KEYS:
+            problems.append((where, f"must have exactly {sorted(NAVCARD_KEYS)}"))
+            continue
+        if type(card["oar"]) is not bool or type(card["fight"]) is not bool:
+            problems.append((where, "oar and fight are true or false"))
+        if card["seagull"] not in (-1, 0, 1) or type(card["seagull"]) is not int:
+            problems.append((f"{where}.seagull", "must be -1, 0 or 1"))
+        for side in ("overboard", "thirst"):
+            if not _selection_ok(card[side], ruleset):
+                problems.append((f"{where}.{side}", "must be a list of characters, 'all', "
+                                                    "{all_except: [...]} or {marked: marker}"))
+
+
+def _selection_ok(value, ruleset: Ruleset) -> bool:
+    def ids(items):
+        return type(items) is list and len(items) <= 1000 and all(type(i) is str for i in items)
+    if value == "all":
+        return True
+    if type(value) is dict:
+        if set(value) == {"all_except"}:
+            return ids(value["all_except"])
+        if set(value) == {"marked"}:
+            return value["marked"] in ruleset.rules.markers
+        return False
+    return ids(value)
+
+
+def _check_state(ruleset: Ruleset, state: State) -> None:
+    """What a schema cannot say: ids naming what they must, every card in one place, seats
+    that agree with who is lost, the ruleset's sizes."""
     problems: list = []
 
     def problem(path, message):
         problems.append((f"state.{path}", message))
 
     content = ruleset.content
-    chars = data["characters"]
-    # characters: those of the ruleset, with its sizes (variants included)
-    for cid, c in chars.items():
+    chars = state.characters
+    table = state.table
+    known = {declare.CHARACTER: chars, declare.CARD: table.kinds, declare.NAVCARD: table.navcards,
+             declare.ACTION: ruleset.rules.types, declare.MARKER: ruleset.rules.markers}
+    for path, ref, value in declare.refs(state):
+        if value not in known[ref]:
+            problem(path, f"{short_value(value)} is not a {ref} of this game")
+    for cid, character in chars.items():
         info = content.characters.get(cid)
+        if character.id != cid:
+            problem(f"characters.{cid}.id", "must be the key it is stored under")
         if info is None:
             problem(f"characters.{cid}", "not a character of the ruleset")
             continue
-        if c["size"] != info.size or c["survival"] != info.survival:
+        if character.size != info.size or character.survival != info.survival:
             problem(f"characters.{cid}", "size and survival must be the ruleset's")
-        for key in ("love", "hate"):
-            if c[key] is not None and c[key] not in chars:
-                problem(f"characters.{cid}.{key}", f"{c[key]!r} is not in play")
-        if c["lost"] and (c["hand"] or c["front"] or c["rowed"] or c["fought"] or c["parasol_active"]):
+        if character.lost and (character.hand or character.front or character.markers):
             problem(f"characters.{cid}", "a lost character holds nothing")
-        if c["ghost"] and not c["lost"]:
+        if character.ghost and not character.lost:
             problem(f"characters.{cid}.ghost", "only a lost character is a ghost")
+        if character.lost == (cid in state.seats):
+            problem("seats", f"{cid} must be {'off' if character.lost else 'on'} board")
+        if len(set(character.markers)) != len(character.markers):
+            problem(f"characters.{cid}.markers", "a marker is there twice")
+        if "parasol" in character.markers and not any(
+                table.kinds.get(c) in ruleset.rules.parasol_kinds for c in character.front):
+            problem(f"characters.{cid}.markers", "an open parasol needs a parasol face up")
     if len(chars) < 2:
         problem("characters", "a game has at least 2 characters in play")
-    seats = data["seats"]
-    if len(set(seats)) != len(seats):
+    if len(set(state.seats)) != len(state.seats):
         problem("seats", "a character is seated twice")
-    for cid, c in chars.items():
-        if c["lost"] == (cid in seats):
-            problem("seats", f"{cid} must be {'off' if c['lost'] else 'on'} board")
-    for cid in seats:
-        if cid not in chars:
-            problem("seats", f"{cid!r} is not in play")
-    # provisions: every card of the game in exactly one place
-    kinds = data["kinds"]
-    for card, kind in kinds.items():
-        if kind not in content.provisions:
-            problem(f"kinds.{card}", f"unknown provision {kind!r}")
-    zones = [("supply", data["supply"]), ("passing", data["passing"]), ("discard", data["discard"]),
-             ("removed", data["removed"])]
-    zones += [(f"characters.{cid}.{z}", c[z]) for cid, c in chars.items() for z in ("hand", "front")]
-    _each_once(kinds, zones, "card", "kinds", problem)
-    # navigation cards: every one in exactly one place
-    navcards = data["navcards"]
-    nav_zones = [("navigation", data["navigation"]), ("drawn", data["drawn"]),
-                 ("rowing_pile", data["rowing_pile"]),
-                 ("current", [data["current"]] if data["current"] is not None else [])]
-    _each_once(navcards, nav_zones, "navigation card", "navcards", problem)
-    # table
+    zones = [("supply", state.supply), ("passing", state.passing), ("discard", state.discard),
+             ("removed", state.removed)]
+    zones += [(f"characters.{cid}.{z}", getattr(c, z)) for cid, c in chars.items()
+              for z in ("hand", "front")]
+    _each_once(table.kinds, zones, "card", problem)
+    nav_zones = [("navigation", state.navigation), ("drawn", state.drawn),
+                 ("rowing_pile", state.rowing_pile),
+                 ("current", [state.current] if state.current is not None else [])]
+    _each_once(table.navcards, nav_zones, "navigation card", problem)
     limit = content.setup["seagulls_to_land"]
-    if data["seagulls"] > limit or (data["seagulls"] == limit and not data["over"]):
-        problem("seagulls", f"{data['seagulls']} seagulls")
-    if data["over"] != (data["phase"] == "over") or data["over"] != (data["result"] is not None):
+    if state.seagulls > limit or (state.seagulls == limit and not state.over):
+        problem("seagulls", f"{state.seagulls} seagulls")
+    if state.over != (state.phase == "over") or state.over != (state.result is not None):
         problem("over", "over, phase 'over' and a result go together")
-    if data["options"] != ruleset.options:
-        problem("options", "the options must be the ruleset's")
-    for index, offer in enumerate(data["offers"]):
-        if offer["from"] not in chars or offer["to"] not in chars:
-            problem(f"offers[{index}]", "an offer between characters not in play")
-    for cid, c in chars.items():
-        if c["parasol_active"]:
-            if not any(ruleset.rules.effect_of.get(kinds.get(card)) == "parasol" for card in c["front"]):
-                problem(f"characters.{cid}.parasol_active", "no parasol face up")
-    stack = []
-    for index, entry in enumerate(data["stack"]):
-        cls = ruleset.rules.stages.get(entry.get("stage"))
-        if cls is None:
-            problem(f"stack[{index}].stage", f"unknown stage {entry.get('stage')!r}")
-            continue
-        fields = {f.name: f for f in attrs.fields(cls)}
-        extra = set(entry) - set(fields) - {"stage"}
-        missing = set(fields) - set(entry)
-        if extra or missing:
-            problem(f"stack[{index}]", f"fields {sorted(extra)} unknown, {sorted(missing)} missing")
-            continue
-        for name, field in fields.items():
-            default = field.default.factory() if isinstance(field.default, attrs.Factory) else field.default
-            if default is not None and type(entry[name]) is not type(default):
-                problem(f"stack[{index}].{name}", f"must be a {type(default).__name__}")
-        stack.append(cls.from_data(entry))
-    if not data["over"] and not stack and data["phase"] != "over":
-        problem("stack", "a game that is not over waits on a stage")
+    for marker, cards in state.card_markers.items():
+        if marker in ruleset.rules.markers and not ruleset.rules.markers[marker].on_cards:
+            problem(f"card_markers.{marker}", "not a marker for cards")
+        if len(set(cards)) != len(cards):
+            problem(f"card_markers.{marker}", "a card is there twice")
+    for index, offer in enumerate(state.offers):
+        if offer.by == offer.to:
+            problem(f"offers[{index}]", "an offer goes to another character")
     if problems:
-        schemas.raise_problems(problems, WHERE)
-    # in the ruleset's order, whatever the order of the keys (JSON objects have none): the
-    # order characters are gone through in (end of round, scores) must not depend on storage
-    rank = {cid: index for index, cid in enumerate(content.characters)}
-    characters = {cid: Character(cid, c["size"], c["survival"], c["damage"], c["lost"], c["ghost"],
-                                 c["hand"][:], c["front"][:], c["love"], c["hate"], c["rowed"],
-                                 c["fought"], c["parasol_active"])
-                  for cid, c in sorted(chars.items(), key=lambda item: rank[item[0]])}
-    return State(
-        characters=characters, kinds=dict(kinds),
-        navcards={nid: NavigationCard.from_data(nid, card) for nid, card in navcards.items()},
-        seats=seats[:], supply=data["supply"][:], passing=data["passing"][:],
-        discard=data["discard"][:], removed=data["removed"][:],
-        navigation=data["navigation"][:], drawn=data["drawn"][:],
-        rowing_pile=data["rowing_pile"][:], current=data["current"], round=data["round"],
-        phase=data["phase"], seagulls=data["seagulls"], over=data["over"], stack=stack,
-        offers=[Offer(o["id"], o["from"], o["to"], tuple(o["give"]), tuple(o["take"]))
-                for o in data["offers"]],
-        offer_counter=data["offer_counter"], rng=int(data["rng"], 16),
-        options=dict(data["options"]), result=_copy(data["result"]), drift=data["drift"])
+        raise_problems(problems, WHERE)
+
+
+def _each_once(known: dict, zones: list, what: str, problem) -> None:
+    """Every id of ``known`` in exactly one of ``zones``."""
+    places: dict = {}
+    for name, cards in zones:
+        for card in cards:
+            if card in places:
+                problem(name, f"{what} {card} is also in {places[card]}")
+            else:
+                places[card] = name
+    for card in known:
+        if card not in places:
+            problem("table", f"{what} {card} is nowhere")
+
+
+def check_game(game: "Game") -> None:
+    """A restored game: the stack's shape and stages, the pending decisions, the result."""
+    state = game.state
+    stack = state.stack
+    problems: list = []
+    if state.over:
+        if stack:
+            problems.append(("state.stack", "a game that is over waits on no stage"))
+    elif not stack or not stack[0].PHASE or any(stage.PHASE for stage in stack[1:]):
+        problems.append(("state.stack", "a phase's stage is at the bottom of the stack, and only there"))
+    for index, stage in enumerate(stack):
+        for field, message in stage.problems(game):
+            problems.append((f"state.stack[{index}].{field}", message))
+    result = state.result
+    if result is not None:
+        try:
+            rescored = score_game(game)
+        except Exception:
+            rescored = None
+        wanted = None if rescored is None else {**rescored, "end": result.get("end")
+                                               if type(result) is dict else None}
+        if type(result) is not dict or result.get("end") not in ("landed", "all_dead", "adrift") \
+                or result != wanted:
+            problems.append(("state.result", "not the result the state scores (R-SCORE)"))
+    if problems:
+        raise_problems(problems, WHERE)
+    try:
+        game.refresh()
+        for who in state.characters:
+            game.moves(who)
+        game.view(None)
+    except ContentError:
+        raise
+    except Exception as exc:
+        raise ContentError(f"the state is not one a game can be in ({type(exc).__name__}: "
+                           f"{exc})", WHERE, "state.stack") from None
+    if not state.over and not game.pending:
+        raise ContentError("the game is not over and waits for nobody", WHERE, "state.stack")
+    for decision in game.pending:
+        who = state.characters[decision.by]
+        if not (who.awake or (who.ghost and decision.kind in game.rules.ghost_kinds)):
+            raise ContentError(f"{decision.by} is {who.status} and cannot decide (R-STATUS)",
+                               WHERE, "state.stack")
+    if any(c.status is Status.LOST and c.id in state.seats for c in state.characters.values()):
+        raise ContentError("a lost character is on board", WHERE, "state.seats")
+
+
+if __name__ == "__main__":   # write the shipped schema: a ruleset with every shipped plugin
+    import json
+
+    from .plugins import SHIPPED_PLUGINS
+    from .rulesets import load_ruleset
+    everything = load_ruleset({"expansions": ["cannibalism"],
+                               "variants": [n for n in SHIPPED_PLUGINS if n != "cannibalism"]})
+    print(json.dumps(saved_game_schema(everything), indent=2))

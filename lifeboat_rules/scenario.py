@@ -13,8 +13,10 @@ from typing import Iterable
 import attrs
 
 from . import validation
-from .content import load_ruleset_at
+from .engine import new_game
 from .errors import ContentError, IllegalAction
+from .rulesets import load_ruleset_at
+from .stages import Window
 from .yamlio import check_json_like, read_yaml
 
 MAX_PASSES = 10_000   # a `pass: all` that never closes is a failure, not a hang
@@ -91,10 +93,10 @@ def run(scenario: Scenario) -> Outcome:
 
 def game_for(scenario: Scenario):
     """The game a scenario's setup describes (its phase begun)."""
-    from .rules.setup import start
     data = scenario.data
     ruleset = load_ruleset_at(data.get("ruleset", "classic"), scenario.folder)
-    return start(ruleset, setup=data["setup"], seed=data.get("seed", 0), where=scenario.where)
+    return new_game(ruleset, seed=data.get("seed", 0), setup_data=data["setup"],
+                    where=scenario.where)
 
 
 def _run(scenario: Scenario) -> None:
@@ -134,13 +136,12 @@ def _illegal(game, action, number: int) -> None:
 
 
 def _pass(game, who, number: int) -> None:
-    from .stages import Window
     top = game.top
     if who == "all":
         if not isinstance(top, Window):
             return
         for _ in range(MAX_PASSES):
-            if top not in game.state.stack or game.over:
+            if not any(stage is top for stage in game.state.stack) or game.over:
                 return
             waiting = game.pending
             if not waiting:
@@ -168,7 +169,7 @@ def _check(game, expect: dict, prefix: str) -> None:
     problems = []
     state = game.state
     chars = state.characters
-    kinds = state.kinds
+    kinds = state.table.kinds
 
     def differ(what, wanted, got):
         problems.append(f"{what}: expected {wanted!r}, got {got!r}")
@@ -186,7 +187,7 @@ def _check(game, expect: dict, prefix: str) -> None:
     for who, wanted in expect.get("status", {}).items():
         ch = character(who)
         if ch is not None and ch.status != wanted:
-            differ(f"status of {who}", wanted, ch.status)
+            differ(f"status of {who}", wanted, ch.status.value)
     if "seats" in expect and state.seats != expect["seats"]:
         differ("seats", expect["seats"], state.seats)
     for zone in ("hand", "front"):
@@ -213,13 +214,13 @@ def _check(game, expect: dict, prefix: str) -> None:
         differ("rowing_pile", expect["rowing_pile"], len(state.rowing_pile))
     if "seagulls" in expect and state.seagulls != expect["seagulls"]:
         differ("seagulls", expect["seagulls"], state.seagulls)
-    for marker in ("rowed", "fought", "parasol_active"):
-        if marker in expect:
-            got = [c for c, ch in chars.items() if getattr(ch, marker)]
-            if _as_set(got) != _as_set(expect[marker]):
-                differ(marker, _as_set(expect[marker]), _as_set(got))
+    for key, marker in (("rowed", "rowed"), ("fought", "fought"), ("parasol_active", "parasol")):
+        if key in expect:
+            got = [c for c, ch in chars.items() if marker in ch.markers]
+            if _as_set(got) != _as_set(expect[key]):
+                differ(key, _as_set(expect[key]), _as_set(got))
     if "phase" in expect and state.phase != expect["phase"]:
-        differ("phase", expect["phase"], state.phase)
+        differ("phase", expect["phase"], state.phase.value)
     if "round" in expect and state.round != expect["round"]:
         differ("round", expect["round"], state.round)
     pending = game.pending

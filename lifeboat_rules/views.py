@@ -1,27 +1,38 @@
-"""What each player may see (API.md, Views): a JSON-safe mapping, no secrets of others."""
+"""What each player may see (docs/api.md, Views and Per-player events): a JSON-safe view of the
+table, and the log with every field the player may not see left out."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def _cards(game, ids) -> list:
-    kinds = game.state.kinds
-    return [{"id": c, "kind": kinds[c]} for c in ids]
+from .records import short
+from .saving import copy_event
+
+if TYPE_CHECKING:
+    from .engine import Game
 
 
-def view(game, viewer: str | None) -> dict:
+def _viewer(game: "Game", viewer) -> None:
+    if viewer is not None and (type(viewer) is not str or viewer not in game.state.characters):
+        raise ValueError(f"unknown character {short(viewer)}: a view is of a character in play, "
+                         "or None")
+
+
+def view(game: "Game", viewer: str | None) -> dict:
+    _viewer(game, viewer)
     state = game.state
     chars = state.characters
-    if viewer is not None and (type(viewer) is not str or viewer not in chars):
-        from .refusals import _short   # a repr that cannot fail, whatever was passed
-        raise ValueError(f"unknown character {_short(viewer)}: a view is of a character in play, or None")
-    kinds = state.kinds
+    kinds = state.table.kinds
     characters = {}
     for who, ch in chars.items():
+        markers = ch.markers
         entry = {
-            "size": ch.size, "survival": ch.survival, "damage": ch.damage, "status": ch.status,
+            "size": ch.size, "survival": ch.survival, "damage": ch.damage,
+            "status": ch.status.value,
             "front": [{"id": c, "kind": kinds[c]} for c in ch.front],
             "hand_size": len(ch.hand),
-            "rowed": ch.rowed, "fought": ch.fought, "parasol_active": ch.parasol_active,
+            "rowed": "rowed" in markers, "fought": "fought" in markers,
+            "parasol_active": "parasol" in markers, "markers": markers[:],
             "on_board": not ch.lost,
         }
         if ch.lost:
@@ -29,13 +40,12 @@ def view(game, viewer: str | None) -> dict:
         if who == viewer:
             entry["hand"] = [{"id": c, "kind": kinds[c]} for c in ch.hand]
         characters[who] = entry
-    top = game.top
-    pending = game._pending
+    pending = game.pending
     out = {
         "you": viewer,
         "ruleset": game.ruleset.name,
         "round": state.round,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "seagulls": state.seagulls,
         "over": state.over,
         "seats": state.seats[:],
@@ -47,8 +57,12 @@ def view(game, viewer: str | None) -> dict:
         "removed_size": len(state.removed),
         "pending": [d.data() for d in pending],
     }
+    if state.card_markers:
+        out["card_markers"] = {m: [c for c in cards if _visible(game, viewer, c)]
+                               for m, cards in state.card_markers.items()}
     if state.current is not None:
-        out["navigation_card"] = state.navcards[state.current].data()
+        out["navigation_card"] = state.table.navcards[state.current].data()
+    top = game.top
     if top is not None:
         public = top.public(game)
         if public is not None:
@@ -60,14 +74,57 @@ def view(game, viewer: str | None) -> dict:
         mine = [d for d in pending if d.by == viewer]
         if mine and top is not None:
             decision = top.private(game, viewer) or {}
-            decision.setdefault("kind", mine[0].kind)
+            decision.setdefault("kind", str(mine[0].kind))
             if "cards" in decision and not decision["cards"]:
                 del decision["cards"]
             out["decision"] = decision
         out["offers"] = [o.data() for o in state.offers if viewer in (o.by, o.to)]
     if state.over and state.result is not None:
-        result = state.result
-        out["result"] = {"scores": dict(result["scores"]), "winners": list(result["winners"]),
-                         "breakdown": {c: dict(p) for c, p in result["breakdown"].items()},
-                         "end": result["end"]}
+        out["result"] = game.result
     return out
+
+
+def _visible(game: "Game", viewer, card: str) -> bool:
+    """A card whose place the viewer sees: face up, discarded, or in the viewer's hand."""
+    state = game.state
+    if card in state.discard:
+        return True
+    for who, ch in state.characters.items():
+        if card in ch.front:
+            return True
+        if card in ch.hand:
+            return who == viewer
+    return False
+
+
+def events_for(game: "Game", viewer: str | None, since: int = 0) -> list:
+    """The log from ``since`` on as ``viewer`` may see it (None: a spectator)."""
+    _viewer(game, viewer)
+    if type(since) is not int or since < 0:
+        raise ValueError(f"since is a log index (0 or more), not {short(since)}")
+    log = game.log
+    secrets = game.secrets
+    out = []
+    for index in range(since, len(log)):
+        event = log[index]
+        secret = secrets.get(index)
+        if secret is not None and (viewer is None or viewer not in secret.audience):
+            out.append(redact(event, secret.hidden))
+        else:
+            out.append(copy_event(event))
+    return out
+
+
+def redact(event: dict, hidden: tuple) -> dict:
+    """A copy of ``event`` without the ``hidden`` fields (``action.pile``: a field of the
+    action the event carries)."""
+    copy = copy_event(event)
+    for field in hidden:
+        outer, _, inner = field.partition(".")
+        if inner:
+            nested = copy.get(outer)
+            if type(nested) is dict:
+                nested.pop(inner, None)
+        else:
+            copy.pop(outer, None)
+    return copy

@@ -18,16 +18,17 @@ character still on board that is not dead heals 1 damage (R-CANN-3).
 from __future__ import annotations
 
 import os
-
-import attrs
+from typing import ClassVar
 
 from lifeboat_rules import effects, hookimpl
 from lifeboat_rules.actions import ActionType, Effect
 from lifeboat_rules.content import merge_file
-from lifeboat_rules.model import DEAD
+from lifeboat_rules.declare import CHARACTER, integer, name, names, state
+from lifeboat_rules.records import Kind, Refusal
 from lifeboat_rules.rules.fights import start_fight
 from lifeboat_rules.rules.specials import spend
-from lifeboat_rules.stages import CHARACTER, CHARACTERS, COUNT, Window
+from lifeboat_rules.stages import Window
+from lifeboat_rules.state import Stake
 
 LIFEBOAT_KIND = "expansion"
 
@@ -47,26 +48,23 @@ def lifeboat_content(content):
 
 # --------------------------------------------------------------------------- the objection window
 
-@attrs.define(slots=True, eq=False)
+@state
 class ObjectWindow(Window):
     """R-CANN-2: any awake character other than the user may object; the window runs to its
     close, then the body is eaten or a fight decides it."""
-    NAME = "object"
-    KIND = "object"
-    # what the fields hold, checked when a saved game is read (stages.Stage.problems)
-    REFS = {**Window.REFS, "user": CHARACTER, "body": CHARACTER, "amount": COUNT,
-            "objectors": CHARACTERS}
-    user: str = ""
-    body: str = ""
-    amount: int = 1                      # damage healed by everyone in the boat (R-CANN-3)
-    objectors: list = attrs.Factory(list)
+    NAME: ClassVar[str] = "object"
+    KIND: ClassVar[str] = Kind.OBJECT
+    user: str = name(CHARACTER)
+    body: str = name(CHARACTER)
+    amount: int = integer(1, high=1000, doc="damage healed by everyone in the boat (R-CANN-3)")
+    objectors: list = names(CHARACTER)
 
     def candidates(self, game) -> list:
         chars = game.state.characters
         return [c for c in game.state.seats if c != self.user and chars[c].awake]
 
     def close(self, game) -> None:
-        stake = {"act": "object", "actor": self.user, "target": self.body, "amount": self.amount}
+        stake = Stake(act="object", actor=self.user, target=self.body, amount=self.amount)
         effects.emit(game, {"type": "objections", "character": self.user, "target": self.body,
                             "objectors": self.objectors[:]})
         if self.objectors:
@@ -79,31 +77,30 @@ class ObjectWindow(Window):
                 "objectors": self.objectors[:]}
 
 
-def eat(game, stake: dict) -> None:
+def eat(game, stake: Stake) -> None:
     """R-CANN-3: the body leaves the game with its cards; everyone on board who is not dead,
-    the user included, heals 1. (The stake of the fight an objection started.)"""
+    the user included, heals 1. (Also the stake of the fight an objection started.)"""
     state = game.state
-    body = stake["target"]
-    character = state.characters[body]
-    if body not in state.seats or character.status != DEAD:
+    body = stake.target
+    if body not in state.seats or not state.characters[body].dead:
         return   # the body is no longer there to be eaten
-    effects.emit(game, {"type": "eaten", "character": body, "by": stake["actor"]})
+    effects.emit(game, {"type": "eaten", "character": body, "by": stake.actor})
     effects.lose(game, body, "eaten")   # status lost; it died; no treasure; no ghost
     chars = state.characters
     for who in state.seats[:]:
-        if chars[who].status != DEAD:
-            effects.heal(game, who, stake.get("amount", 1), "cannibalism")
+        if not chars[who].dead:
+            effects.heal(game, who, stake.amount, "cannibalism")
 
 
 # --------------------------------------------------------------------------- the card (R-CANN-1)
 
 def _targets(game, user, card) -> list:
     chars = game.state.characters
-    return [c for c in game.state.seats if c != user and chars[c].status == DEAD]
+    return [c for c in game.state.seats if c != user and chars[c].dead]
 
 
 def _resolve(game, user, card, target) -> None:
-    amount = game.rules.content.provisions[game.state.kinds[card]].special.get("amount", 1)
+    amount = game.rules.content.provisions[game.state.table.kinds[card]].param("amount", 1)
     spend(game, user, card)   # the card is discarded either way (R-CANN-3)
     game.push(ObjectWindow(user=user, body=target, amount=amount))
     effects.emit(game, {"type": "cannibalism", "character": user, "target": target})
@@ -114,33 +111,25 @@ CANNIBALISM = Effect("cannibalism", "R-CANN-1", _targets, _resolve)
 
 # --------------------------------------------------------------------------- object (R-CANN-2)
 
-def _object_options(game, character, stage) -> list:
-    if (character == stage.user or character in stage.objectors
-            or not game.state.characters[character].awake):
-        return []
-    return [{"by": character, "type": "object"}]
+def _object_check(game, stage: ObjectWindow, by: str):
+    if by == stage.user:
+        return Refusal("R-CANN-2", f"{by} used the card and cannot object to it")
+    if by in stage.objectors:
+        return Refusal("R-CANN-2", f"{by} has objected already")
+    return None
 
 
-def _object_resolve(game, action) -> None:
-    window = game.top
-    window.objectors.append(action["by"])
-    effects.emit(game, {"type": "object", "character": action["by"], "target": window.body})
+def _object_moves(game, stage: ObjectWindow, by: str):
+    return [] if by == stage.user or by in stage.objectors else [()]
 
 
-def _object_explain(game, action):
-    top = game.top
-    who = action["by"]
-    if not isinstance(top, ObjectWindow):
-        return "R-CANN-2", "there is no use of the cannibalism card to object to"
-    if who == top.user:
-        return "R-CANN-2", f"{who} used the card and cannot object to it"
-    if who in top.objectors:
-        return "R-CANN-2", f"{who} has objected already"
-    return "R-WIN-2", f"{who} is not pending in the objection window"
+def _object_resolve(game, stage: ObjectWindow, by: str) -> None:
+    stage.objectors.append(by)
+    effects.emit(game, {"type": "object", "character": by, "target": stage.body})
 
 
-OBJECT = ActionType("object", "R-CANN-2", _object_options, _object_resolve,
-                    stages=("object",), explain=_object_explain, settle=eat)
+OBJECT = ActionType("object", "R-CANN-2", _object_check, _object_moves, _object_resolve,
+                    kinds=(Kind.OBJECT,), settle=eat)
 
 
 @hookimpl

@@ -1,120 +1,123 @@
-"""Fights (RULES.md: R-FIGHT-1..5), a window (R-WIN-1, R-WIN-2)."""
+"""Fights (R-FIGHT-1..5), a window (R-WIN-1, R-WIN-2)."""
 
 from __future__ import annotations
 
-import attrs
+from typing import TYPE_CHECKING, ClassVar
 
 from .. import effects
-from ..actions import ActionType, Field
+from ..actions import ActionType, Domain, Param
+from ..declare import CHARACTER, names, record, state
 from ..hookspecs import hookimpl
-from ..stages import CHARACTERS, STAKE, Window
+from ..records import Kind, Marker, Refusal, Side
+from ..stages import Window
+from ..state import Stake
+from .cards import weapons
+
+if TYPE_CHECKING:
+    from ..actions import ActionType as Type
+    from ..engine import Game
 
 
-def weapon_bonus(game, cards) -> int:
-    provisions = game.rules.content.provisions
-    kinds = game.state.kinds
-    return sum(provisions[kinds[c]].weapon for c in cards)
+def strength(game: "Game", who: str) -> int:
+    """R-FIGHT-3: a member's size plus the weapons face up in front of it (the
+    ``lifeboat_strength`` hook may add to it)."""
+    hook = game.rules.strength_hook
+    if hook is not None:
+        value = hook(game=game, character=who)
+        if type(value) is not int or not 0 <= value <= 100_000:
+            effects.hook_nonsense("lifeboat_strength", value, f"as {who}'s strength (R-FIGHT-3)")
+        return value
+    return base_strength(game, who)
 
 
-@attrs.define(slots=True, eq=False)
+def base_strength(game: "Game", who: str) -> int:
+    character = game.state.characters[who]
+    return character.size + weapons(game, character.front)
+
+
+@state
 class FightWindow(Window):
     """An open fight: every awake character not in it may join a side; every participant may
-    play weapons from its hand (R-FIGHT-2). ``stake`` says what happens if the attacker's side
-    wins (``stake["act"]`` names the action type that settles it)."""
-    NAME = "fight"
-    KIND = "fight"
-    REFS = {**Window.REFS, "attackers": CHARACTERS, "defenders": CHARACTERS, "stake": STAKE}
-    attackers: list = attrs.Factory(list)
-    defenders: list = attrs.Factory(list)
-    stake: dict = attrs.Factory(dict)
+    play weapons from its hand (R-FIGHT-2). ``stake``: what happens if the attackers win."""
+    NAME: ClassVar[str] = "fight"
+    KIND: ClassVar[str] = Kind.FIGHT
+    CLAIMS: ClassVar[tuple] = ("play",)
+    attackers: list = names(CHARACTER)
+    defenders: list = names(CHARACTER)
+    stake: Stake = record(Stake)
 
-    def in_fight(self, character: str) -> bool:
-        return character in self.attackers or character in self.defenders
+    def in_fight(self, who: str) -> bool:
+        return who in self.attackers or who in self.defenders
 
-    def claimed_available(self, game, character: str) -> bool:
-        if not self.in_fight(character):
+    def claims(self, game: "Game", atype: "Type", by: str, values: tuple) -> bool:
+        # a weapon played by a participant is the fight's window action (R-WIN-1)
+        if atype.name != "play" or not self.in_fight(by):
             return False
         provisions = game.rules.content.provisions
-        kinds = game.state.kinds
-        return any(provisions[kinds[c]].weapon for c in game.state.characters[character].hand)
+        return provisions[game.state.table.kinds[values[0]]].weapon > 0
 
-    def claims(self, game, action: dict) -> bool:
-        kind = action["type"]
-        if kind == "play":
-            # a weapon played from hand by a participant is the fight's window action (R-WIN-1)
-            if not self.in_fight(action["by"]):
-                return False
-            state = game.state
-            card = action["card"]
-            kind_of = state.kinds.get(card, card)
-            info = game.rules.content.provisions.get(kind_of)
-            return bool(info and info.weapon)
-        return kind in game.rules.window_types.get(self.KIND, ())
+    def side_strength(self, game: "Game", side: list) -> int:
+        return sum(strength(game, who) for who in side)
 
-    def strength(self, game, side: list) -> int:
-        """R-FIGHT-3: sizes plus the weapons face up in front of the side's members."""
-        chars = game.state.characters
-        return sum(chars[c].size + weapon_bonus(game, chars[c].front) for c in side)
-
-    def close(self, game) -> None:
-        attack = self.strength(game, self.attackers)
-        defence = self.strength(game, self.defenders)
-        winner = "attacker" if attack > defence else "defender"  # a tie goes to the defender
+    def close(self, game: "Game") -> None:
+        attack = self.side_strength(game, self.attackers)
+        defence = self.side_strength(game, self.defenders)
+        winner = Side.ATTACKER if attack > defence else Side.DEFENDER   # a tie: the defender
         effects.emit(game, {"type": "fight", "attackers": self.attackers[:],
-                            "defenders": self.defenders[:], "winner": winner,
+                            "defenders": self.defenders[:], "winner": winner.value,
                             "strength": {"attacker": attack, "defender": defence}})
-        losers = self.defenders if winner == "attacker" else self.attackers
-        for who in losers:                                        # R-FIGHT-4
-            effects.damage(game, who, 1, "fight")
-        for who in self.attackers + self.defenders:               # R-FIGHT-5
-            effects.set_marker(game, who, "fought")
-        if winner == "attacker" and not game.state.over:
-            from .turn import settle
-            settle(game, self.stake)
+        for who in (self.defenders if winner is Side.ATTACKER else self.attackers):
+            effects.damage(game, who, 1, "fight")                    # R-FIGHT-4
+        for who in self.attackers + self.defenders:
+            effects.mark(game, who, "fought")                        # R-FIGHT-5
+        if winner is Side.ATTACKER and not game.state.over:
+            game.rules.types[self.stake.act].settle(game, self.stake)
 
-    def public(self, game):
+    def public(self, game: "Game"):
+        stake = self.stake
         return {"kind": "fight", "attackers": self.attackers[:], "defenders": self.defenders[:],
-                "stake": {k: v for k, v in self.stake.items() if k in ("act", "actor", "target")},
-                "strength": {"attacker": self.strength(game, self.attackers),
-                             "defender": self.strength(game, self.defenders)}}
+                "stake": {"act": stake.act, "actor": stake.actor, "target": stake.target},
+                "strength": {"attacker": self.side_strength(game, self.attackers),
+                             "defender": self.side_strength(game, self.defenders)}}
 
 
-def start_fight(game, attackers: list, defenders: list, stake: dict) -> FightWindow:
+def start_fight(game: "Game", attackers: list, defenders: list, stake: Stake) -> FightWindow:
     """R-FIGHT-1: open a fight window."""
     window = FightWindow(attackers=list(attackers), defenders=list(defenders), stake=stake)
     game.push(window)
     effects.emit(game, {"type": "fight_start", "attackers": list(attackers),
-                        "defenders": list(defenders), "act": stake.get("act")})
+                        "defenders": list(defenders), "act": stake.act})
     return window
 
 
-def _join_options(game, character, stage) -> list:
-    if stage.in_fight(character) or not game.state.characters[character].awake:
+def fight_under_way(game: "Game") -> bool:
+    return any(isinstance(stage, FightWindow) for stage in game.state.stack)
+
+
+def _join_check(game: "Game", stage: FightWindow, by: str, side: str):
+    if stage.in_fight(by):
+        return Refusal("R-FIGHT-2", f"{by} is already in the fight; joining cannot be undone")
+    return None
+
+
+def _join_moves(game: "Game", stage: FightWindow, by: str):
+    if stage.in_fight(by):
         return []
-    return [{"by": character, "type": "join", "side": "attacker"},
-            {"by": character, "type": "join", "side": "defender"}]
+    return [(Side.ATTACKER.value,), (Side.DEFENDER.value,)]
 
 
-def _join_resolve(game, action) -> None:
-    stage = game.top
-    side = stage.attackers if action["side"] == "attacker" else stage.defenders
-    side.append(action["by"])
-    effects.emit(game, {"type": "join", "character": action["by"], "side": action["side"]})
+def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
+    (stage.attackers if side == Side.ATTACKER else stage.defenders).append(by)
+    effects.emit(game, {"type": "join", "character": by, "side": side})
 
 
-def _join_explain(game, action):
-    top = game.top
-    if not isinstance(top, FightWindow):
-        return "R-FIGHT-2", "there is no fight to join"
-    if top.in_fight(action["by"]):
-        return "R-FIGHT-2", f"{action['by']} is already in the fight; joining cannot be undone"
-    if action.get("side") not in ("attacker", "defender"):
-        return "API", "side must be 'attacker' or 'defender'"
-    return "R-WIN-2", f"{action['by']} is not pending in the fight window"
+JOIN = ActionType("join", "R-FIGHT-2", _join_check, _join_moves, _join_resolve,
+                  params=(Param("side", Domain.SIDE),), kinds=(Kind.FIGHT,))
 
 
-JOIN = ActionType("join", "R-FIGHT-2", _join_options, _join_resolve, fields=(Field("side"),),
-                  stages=("fight",), explain=_join_explain)
+@hookimpl(trylast=True)
+def lifeboat_strength(game, character):
+    return base_strength(game, character)
 
 
 @hookimpl
@@ -125,3 +128,8 @@ def lifeboat_action_types():
 @hookimpl
 def lifeboat_stages():
     return [FightWindow]
+
+
+@hookimpl
+def lifeboat_markers():
+    return [Marker("fought", rule="R-FIGHT-5")]

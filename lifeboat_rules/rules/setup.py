@@ -1,28 +1,30 @@
-"""Setup (RULES.md: R-SETUP-1..6) and the order of the phases of a round."""
+"""Setup (R-SETUP-1..6) and the order of the phases of a round.
+
+``deal`` deals a game at random from a seed; ``position`` builds an explicit position (a
+scenario's ``setup``, docs/scenarios.md), checking every name in it.
+"""
 
 from __future__ import annotations
 
-from ..errors import ContentError
+from ..content import NavigationCard
 from ..hookspecs import hookimpl
-from ..model import Character, NavigationCard, State
+from ..records import Phase
 from ..rng import Rng, seed_state
+from ..state import Character, State, Table
+from ..validation import check_def, raise_problems
+from . import navigation, supply, turn
 
 
-@hookimpl
+@hookimpl(trylast=True)
 def lifeboat_phases():
-    from .navigation import begin_navigation
-    from .supply import begin_supply
-    from .turn import begin_action
-    return [("supply", begin_supply), ("action", begin_action), ("navigation", begin_navigation)]
-
-
-def _seat_order(content, ids) -> list:
-    return sorted(ids, key=lambda c: (content.characters[c].seat, c))
+    """Supply, action, navigation, in that order (section P)."""
+    return [(Phase.SUPPLY, supply.begin_supply), (Phase.ACTION, turn.begin_action),
+            (Phase.NAVIGATION, navigation.begin_navigation)]
 
 
 def _character(content, who: str) -> Character:
     info = content.characters[who]
-    return Character(who, info.size, info.survival)
+    return Character(id=who, size=info.size, survival=info.survival)
 
 
 def deal(ruleset, players: int, seed: int) -> State:
@@ -31,12 +33,10 @@ def deal(ruleset, players: int, seed: int) -> State:
     low, high = content.setup["players"]["min"], content.setup["players"]["max"]
     if type(players) is not int or not low <= players <= high:
         raise ValueError(f"R-SETUP-1: {ruleset.name} is for {low} to {high} players, not {players!r}")
-    if type(seed) is not int:
-        raise ValueError(f"the seed must be an int, not {seed!r}")
     rng = Rng(seed_state(seed))
     pool = list(content.characters)
     rng.shuffle(pool)                                             # R-SETUP-2
-    in_play = _seat_order(content, pool[:players])                # R-SETUP-6: seats
+    in_play = [c for c in content.characters if c in pool[:players]]   # R-SETUP-6: seat order
     characters = {who: _character(content, who) for who in in_play}
     loves, hates = in_play[:], in_play[:]                         # R-SETUP-4
     rng.shuffle(loves)
@@ -47,27 +47,25 @@ def deal(ruleset, players: int, seed: int) -> State:
     deck = [kind for kind, info in content.provisions.items() for _ in range(info.count)]
     rng.shuffle(deck)
     ids = [f"p{i + 1}" for i in range(len(deck))]
-    kinds = dict(zip(ids, deck))
     removed_count = content.removed_provisions(players)           # R-SETUP-3
     removed, rest = ids[:removed_count], ids[removed_count:]
     hand_size = content.setup["starting_hand"]                    # R-SETUP-5
     for who in in_play:
         characters[who].hand = rest[:hand_size]
         rest = rest[hand_size:]
-    navigation = list(content.navigation)
-    rng.shuffle(navigation)                                       # R-SETUP-6
-    return State(characters=characters, kinds=kinds, navcards=dict(content.navigation),
-                 seats=in_play[:], supply=rest, removed=removed, navigation=navigation,
-                 rng=rng.state, options=dict(ruleset.options))
+    navigation_deck = list(content.navigation)
+    rng.shuffle(navigation_deck)                                  # R-SETUP-6
+    table = Table(dict(zip(ids, deck)), dict(content.navigation))
+    return State(table=table, characters=characters, seats=in_play[:], supply=rest,
+                 removed=removed, navigation=navigation_deck, rng=rng.state)
 
 
-def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tuple[State, str]:
-    """An explicit position (SCENARIOS.md, setup). Returns the state and the phase that begins.
-    Everything is checked; a problem is a ContentError naming the place."""
-    from ..validation import check_def
+def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tuple[State, Phase]:
+    """An explicit position and the phase that begins. Every name is checked; a problem is a
+    ``ContentError`` naming the place."""
     check_def("scenario", "setup", setup, where, prefix="setup")
     content = ruleset.content
-    problems: list[tuple[str, str]] = []
+    problems: list = []
 
     def problem(path, message):
         problems.append((f"setup.{path}", message))
@@ -83,7 +81,6 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
     in_play = seats + [c for c in lost if c not in seats]
     if len(in_play) < 2:
         problem("seats", "a position needs at least 2 characters in play")
-    kinds_known = content.provisions
 
     def known_char(path, who, on_board=False):
         if who not in in_play:
@@ -103,17 +100,17 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
         for who, cards in setup.get(key, {}).items():
             known_char(f"{key}.{who}", who, on_board=True)
             for index, kind in enumerate(cards):
-                if kind not in kinds_known:
+                if kind not in content.provisions:
                     problem(f"{key}.{who}[{index}]", f"unknown provision {kind!r}")
     for key in ("supply", "discard"):
         for index, kind in enumerate(setup.get(key, [])):
-            if kind not in kinds_known:
+            if kind not in content.provisions:
                 problem(f"{key}[{index}]", f"unknown provision {kind!r}")
     for key in ("rowed", "fought", "active_parasol"):
         for index, who in enumerate(setup.get(key, [])):
             known_char(f"{key}[{index}]", who, on_board=True)
     navcards: dict = {}
-    decks = {}
+    decks: dict = {}
     for key in ("navigation", "rowing_pile"):
         ids = []
         for index, entry in enumerate(setup.get(key, [])):
@@ -126,6 +123,10 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
             else:
                 card_id = entry["id"]
                 card = NavigationCard.from_data(card_id, entry)
+                for side in ("overboard", "thirst"):
+                    marked = getattr(card, side).marked
+                    if marked is not None and marked not in ruleset.rules.markers:
+                        problem(f"{key}[{index}].{side}", f"unknown marker {marked!r}")
             if card_id in navcards:
                 problem(f"{key}[{index}]", f"navigation card {card_id!r} is there twice")
                 continue
@@ -136,21 +137,6 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
     seagulls = setup.get("seagulls", 0)
     if seagulls >= limit:
         problem("seagulls", f"at most {limit - 1} seagulls can be on the table")
-    if problems:
-        from ..validation import raise_problems
-        raise_problems(problems, where)
-
-    # in the ruleset's order, as in a dealt game and a restored one (saving.from_dict)
-    characters = {who: _character(content, who) for who in content.characters if who in in_play}
-    for who in lost:
-        characters[who].lost = True
-        characters[who].ghost = True   # their players remain, as ghosts (SCENARIOS.md)
-    for who, amount in setup.get("damage", {}).items():
-        characters[who].damage = amount
-    for who, other in setup.get("love", {}).items():
-        characters[who].love = other
-    for who, other in setup.get("hate", {}).items():
-        characters[who].hate = other
     kinds: dict = {}
 
     def make(kind):
@@ -158,67 +144,38 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
         kinds[card] = kind
         return card
 
-    for who in seats:
-        characters[who].hand = [make(k) for k in setup.get("hand", {}).get(who, [])]
-        characters[who].front = [make(k) for k in setup.get("front", {}).get(who, [])]
-    supply = [make(k) for k in setup.get("supply", [])]
+    # characters in the ruleset's order, as in a dealt game and a restored one
+    characters = {who: _character(content, who) for who in content.characters if who in in_play}
+    if not problems:
+        for who in lost:
+            characters[who].lost = True
+            characters[who].ghost = True   # their players remain, as ghosts
+        for who, amount in setup.get("damage", {}).items():
+            characters[who].damage = amount
+        for who, other in setup.get("love", {}).items():
+            characters[who].love = other
+        for who, other in setup.get("hate", {}).items():
+            characters[who].hate = other
+        for who in seats:
+            characters[who].hand = [make(k) for k in setup.get("hand", {}).get(who, [])]
+            characters[who].front = [make(k) for k in setup.get("front", {}).get(who, [])]
+        for who in setup.get("rowed", []):
+            characters[who].markers.append("rowed")
+        for who in setup.get("fought", []):
+            characters[who].markers.append("fought")
+        parasols = ruleset.rules.parasol_kinds
+        for index, who in enumerate(setup.get("active_parasol", [])):
+            if not any(kinds[c] in parasols for c in characters[who].front):
+                problem(f"active_parasol[{index}]", f"{who} has no parasol face up to be open")
+            elif "parasol" not in characters[who].markers:
+                characters[who].markers.append("parasol")
+    if problems:
+        raise_problems(problems, where)
+    supply_cards = [make(k) for k in setup.get("supply", [])]
     discard = [make(k) for k in setup.get("discard", [])]
-    for who in setup.get("rowed", []):
-        characters[who].rowed = True
-    for who in setup.get("fought", []):
-        characters[who].fought = True
-    effect_of = ruleset.rules.effect_of
-    for index, who in enumerate(setup.get("active_parasol", [])):
-        if not any(effect_of.get(kinds[c]) == "parasol" for c in characters[who].front):
-            raise ContentError(f"{who} has no parasol face up to be active", where,
-                               f"setup.active_parasol[{index}]")
-        characters[who].parasol_active = True
-    state = State(characters=characters, kinds=kinds, navcards=navcards, seats=seats,
-                  supply=supply, discard=discard, navigation=decks["navigation"],
+    state = State(table=Table(kinds, navcards), characters=characters, seats=seats,
+                  supply=supply_cards, discard=discard, navigation=decks["navigation"],
                   rowing_pile=decks["rowing_pile"], round=setup.get("round", 1),
-                  seagulls=seagulls, rng=seed_state(seed), options=dict(ruleset.options))
-    return state, setup.get("phase", "supply")
+                  seagulls=seagulls, rng=seed_state(seed))
+    return state, Phase(setup.get("phase", "supply"))
 
-
-def start(ruleset, players=None, seed=None, setup=None, where="<setup>"):
-    """A new game: dealt (``players``, ``seed``) or from an explicit position (``setup``)."""
-    import os
-
-    from .. import effects
-    from ..engine import Game
-
-    if seed is None:
-        seed = int.from_bytes(os.urandom(8), "big") >> 1
-    elif type(seed) is not int:
-        raise ValueError(f"the seed must be an int, not {seed!r}")
-    if setup is not None:
-        state, phase = position(ruleset, setup, seed, where)
-        game = Game(ruleset, state)
-        effects.emit(game, {"type": "setup", "seats": state.seats[:],
-                            "players": len(state.characters), "seed": seed, "dealt": False})
-        _begin(game, phase)
-        return game
-    if players is None:
-        raise ValueError("new_game needs players=N (R-SETUP-1) or an explicit setup={...}")
-    state = deal(ruleset, players, seed)
-    game = Game(ruleset, state)
-    effects.emit(game, {"type": "setup", "seats": state.seats[:], "players": players,
-                        "seed": seed, "dealt": True})
-    _begin(game, None, deal=ruleset.rules.has_hook("lifeboat_deal"))
-    return game
-
-
-def _begin(game, phase, deal: bool = False) -> None:
-    """Run the dealing hook and begin the first phase; an error raised by plugin code there
-    is a ``PluginError`` naming the plugin (as in ``apply``)."""
-    try:
-        if deal:
-            game.rules.hook.lifeboat_deal(game=game)
-        game._start(phase)
-    except Exception as exc:
-        if not game.rules.guarded:
-            raise
-        error = game.rules.plugin_error(exc, "starting the game")
-        if error is exc:
-            raise
-        raise error from exc

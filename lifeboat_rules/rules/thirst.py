@@ -1,141 +1,137 @@
-"""The thirst step (RULES.md: R-THIRST-1..3, R-PARASOL), a window (R-WIN)."""
+"""The thirst step (R-THIRST-1..3, R-PARASOL), a window (R-WIN)."""
 
 from __future__ import annotations
 
-import attrs
+from typing import TYPE_CHECKING, ClassVar
 
 from .. import effects
-from ..actions import ActionType, Field, card_forms
+from ..actions import ActionType, Domain, Param
+from ..declare import counts, state
 from ..hookspecs import hookimpl
-from ..model import resolve_names
-from ..stages import COUNTS, Window
+from ..records import DISCARD, Kind, Refusal
+from ..stages import Window
+from .cards import hand_then_front, held, info, zone_of
+
+if TYPE_CHECKING:
+    from ..content import NavigationCard
+    from ..engine import Game
 
 
-def _waters(game, who: str) -> list:
+def waters(game: "Game", who: str) -> list:
     """Cards that quench thirst, from hand first, then face up."""
-    provisions = game.rules.content.provisions
-    state = game.state
-    character = state.characters[who]
-    return [c for c in character.hand + character.front if provisions[state.kinds[c]].quenches]
+    return held(game, who, lambda card: card.quenches)
 
 
-@attrs.define(slots=True, eq=False)
+@state
 class ThirstWindow(Window):
     """R-THIRST-2: any awake character may give water to any thirsty character that is not
     dead; what is left is damage when the window closes (R-THIRST-3)."""
-    NAME = "thirst"
-    KIND = "thirst"
-    REFS = {**Window.REFS, "thirst": COUNTS}
-    thirst: dict = attrs.Factory(dict)   # character -> thirsts not yet cancelled
+    NAME: ClassVar[str] = "thirst"
+    KIND: ClassVar[str] = Kind.THIRST
+    thirst: dict = counts(high=effects.MAX_AMOUNT, doc="thirsts not yet cancelled")
 
-    def thirsty(self, game) -> list:
+    def thirsty(self, game: "Game") -> list:
         chars = game.state.characters
         thirst = self.thirst
-        # in seat order, not the order of the mapping's keys (lost when a saved game is stored)
         return [c for c in game.state.seats if thirst.get(c, 0) > 0 and chars[c].alive]
 
-    def close(self, game) -> None:
+    def close(self, game: "Game") -> None:
         chars = game.state.characters
         for who in game.state.seats[:]:
             left = self.thirst.get(who, 0)
             if left > 0 and chars[who].alive:
                 effects.damage(game, who, left, "thirst")
 
-    def public(self, game):
+    def public(self, game: "Game"):
         return {"kind": "thirst", "thirst": {c: n for c, n in self.thirst.items() if n > 0}}
 
 
-def start_thirst(game, card) -> None:
-    state = game.state
-    chars = state.characters
-    hook = game.rules.hook.lifeboat_thirst
-    provisions = game.rules.content.provisions
-    counts = {}
-    for who in state.seats:
-        if not chars[who].alive:
-            continue
-        count = hook(game=game, character=who, card=card)
-        if type(count) is not int or not 0 <= count <= effects.MAX_AMOUNT:
-            effects.hook_nonsense("lifeboat_thirst", count, f"as how thirsty {who} is (R-THIRST-1)")
-        if count > 0:
-            counts[who] = count
-            effects.emit(game, {"type": "thirst", "character": who, "count": count})
-    for who in list(counts):
-        character = chars[who]
-        if character.parasol_active:   # R-THIRST-2: the parasol first
-            cancels = max((provisions[state.kinds[c]].special or {}).get("cancels", 1)
-                          for c in character.front
-                          if game.rules.effect_of.get(state.kinds[c]) == "parasol")
-            cancelled = min(cancels, counts[who])
-            counts[who] -= cancelled
-            effects.emit(game, {"type": "quench", "character": who, "target": who,
-                                "source": "parasol", "amount": cancelled})
-    if any(counts.values()):
-        game.push(ThirstWindow(thirst=counts))
-
-
-@hookimpl(trylast=True)
-def lifeboat_thirst(game, character, card):
+def base_thirst(game: "Game", who: str, card: "NavigationCard") -> int:
     """R-THIRST-1: the oar with a rowing marker, the fight icon with a fight marker, the
     thirst list; at most three."""
-    who = game.state.characters[character]
+    character = game.state.characters[who]
     count = 0
-    if card.oar and who.rowed:
+    if card.oar and "rowed" in character.markers:
         count += 1
-    if card.fight and who.fought:
+    if card.fight and "fought" in character.markers:
         count += 1
-    if character in resolve_names(card.thirst, game.state.characters):
+    chars = game.state.characters
+    if who in card.thirst.select(game.state.seats, lambda c, m: m in chars[c].markers):
         count += 1
     return min(count, 3)
 
 
-def _water_options(game, character, stage) -> list:
-    cards = _waters(game, character)
+def start_thirst(game: "Game", card: "NavigationCard") -> None:
+    state = game.state
+    chars = state.characters
+    hook = game.rules.thirst_hook
+    counted = {}
+    for who in state.seats:
+        if not chars[who].alive:
+            continue
+        if hook is not None:
+            count = hook(game=game, character=who, card=card)
+            if type(count) is not int or not 0 <= count <= effects.MAX_AMOUNT:
+                effects.hook_nonsense("lifeboat_thirst", count, f"as how thirsty {who} is (R-THIRST-1)")
+        else:
+            count = base_thirst(game, who, card)
+        if count > 0:
+            counted[who] = count
+            effects.emit(game, {"type": "thirst", "character": who, "count": count})
+    parasols = game.rules.parasol_kinds
+    for who in list(counted):
+        character = chars[who]
+        if "parasol" in character.markers:   # R-THIRST-2: the open parasol first
+            cancels = max(info(game, c).param("cancels", 1) for c in character.front
+                          if state.table.kinds[c] in parasols)
+            cancelled = min(cancels, counted[who])
+            counted[who] -= cancelled
+            effects.emit(game, {"type": "quench", "character": who, "target": who,
+                                "source": "parasol", "amount": cancelled})
+    if any(counted.values()):
+        game.push(ThirstWindow(thirst=counted))
+
+
+@hookimpl(trylast=True)
+def lifeboat_thirst(game, character, card):
+    return base_thirst(game, character, card)
+
+
+def _water_default(game: "Game", by: str, values):
+    found = waters(game, by)
+    return found[0] if found else None
+
+
+def _water_check(game: "Game", stage: ThirstWindow, by: str, target: str, card):
+    if card not in waters(game, by):
+        return Refusal("R-THIRST-2", f"{by} holds no water {'' if card is None else repr(card)}".rstrip())
+    if target not in stage.thirsty(game):
+        return Refusal("R-THIRST-2", f"{target} is not a thirsty character that is not dead")
+    return None
+
+
+def _water_moves(game: "Game", stage: ThirstWindow, by: str):
+    cards = waters(game, by)
     if not cards:
         return []
-    forms = [None] + card_forms(game, cards)
-    out = []
-    for target in stage.thirsty(game):
-        for form in forms:
-            action = {"by": character, "type": "water", "target": target}
-            if form is not None:
-                action["card"] = form
-            out.append(action)
-    return out
+    return [(target, card) for target in stage.thirsty(game) for card in cards]
 
 
-def _water_resolve(game, action) -> None:
-    from ..actions import find_card
-    who, target = action["by"], action["target"]
-    state = game.state
-    character = state.characters[who]
-    ref = action.get("card")
-    card = _waters(game, who)[0] if ref is None else find_card(game, ref, character.hand, character.front)
-    where = f"hand:{who}" if card in character.hand else f"front:{who}"
-    window = game.top
-    quench = game.rules.content.provisions[state.kinds[card]].quenches
-    effects.move(game, card, where, "discard")
-    cancelled = min(quench, window.thirst.get(target, 0))
-    window.thirst[target] -= cancelled
-    effects.emit(game, {"type": "water", "character": who, "target": target, "card": card})
-    effects.emit(game, {"type": "quench", "character": who, "target": target,
+def _water_resolve(game: "Game", stage: ThirstWindow, by: str, target: str, card: str) -> None:
+    quench = info(game, card).quenches
+    effects.move(game, card, zone_of(game, by, card), DISCARD)
+    cancelled = min(quench, stage.thirst.get(target, 0))
+    stage.thirst[target] -= cancelled
+    effects.emit(game, {"type": "water", "character": by, "target": target, "card": card})
+    effects.emit(game, {"type": "quench", "character": by, "target": target,
                         "source": "water", "amount": cancelled})
 
 
-def _water_explain(game, action):
-    top = game.top
-    if not isinstance(top, ThirstWindow):
-        return "R-THIRST-2", "water is given in the thirst window only"
-    if not _waters(game, action["by"]):
-        return "R-THIRST-2", f"{action['by']} holds no water"
-    if action.get("target") not in top.thirsty(game):
-        return "R-THIRST-2", f"{action.get('target')!r} is not a thirsty character that is not dead"
-    return "R-WIN-2", f"{action['by']} is not pending in the thirst window"
-
-
-WATER = ActionType("water", "R-THIRST-2", _water_options, _water_resolve,
-                   fields=(Field("target"), Field("card", required=False)), stages=("thirst",),
-                   explain=_water_explain, card_fields=("card",))
+WATER = ActionType("water", "R-THIRST-2", _water_check, _water_moves, _water_resolve,
+                   params=(Param("target", Domain.CHARACTER),
+                           Param("card", Domain.CARD, optional=True, alias=True,
+                                 default=_water_default, source=hand_then_front)),
+                   kinds=(Kind.THIRST,))
 
 
 @hookimpl

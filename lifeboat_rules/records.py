@@ -1,0 +1,160 @@
+"""The game's vocabulary: enums and small immutable records shared by every layer.
+
+Nothing here knows about games or rules; everything above imports from here. Enum values are
+the words the public API uses (``Status.AWAKE == "awake"``), so a record can be compared with
+the JSON a front end sends, and ``.value`` is what goes into views, events and saved games.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class Word(str, enum.Enum):
+    """A str enum that prints as its value (``f"{Status.AWAKE}"`` is ``awake``)."""
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class Status(Word):
+    """R-STATUS: what damage against size makes of a character, or that it left the game."""
+    AWAKE = "awake"
+    UNCONSCIOUS = "unconscious"
+    DEAD = "dead"
+    LOST = "lost"
+
+
+class Phase(Word):
+    """The phases of a round (supply, action, navigation), and the end of the game."""
+    SUPPLY = "supply"
+    ACTION = "action"
+    NAVIGATION = "navigation"
+    OVER = "over"
+
+
+class Kind(Word):
+    """Decision kinds: what a pending character must decide (``Decision.kind``). A plugin's
+    stage may use a kind of its own (any short lower-case word)."""
+    PICK = "pick"
+    TURN = "turn"
+    PLACE = "place"
+    RESPOND = "respond"
+    FIGHT = "fight"
+    NAVIGATE = "navigate"
+    OVERBOARD = "overboard"
+    THIRST = "thirst"
+    OBJECT = "object"
+
+
+class Side(Word):
+    """The two sides of a fight (R-FIGHT-1)."""
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+class End(Word):
+    """How a game ended: the fourth seagull (R-GULL-1), nobody alive (R-END-1), adrift
+    (R-END-2)."""
+    LANDED = "landed"
+    ALL_DEAD = "all_dead"
+    ADRIFT = "adrift"
+
+
+class Pile(Word):
+    """Where a provision card can be. ``HAND`` and ``FRONT`` belong to a character."""
+    SUPPLY = "supply"
+    PASSING = "passing"       # drawn in the supply phase, being passed round (R-SUPPLY-1)
+    DISCARD = "discard"
+    REMOVED = "removed"       # out of the game: removed at setup, lost at sea, eaten
+    HAND = "hand"
+    FRONT = "front"
+
+
+class Deck(Word):
+    """Where a navigation card can be."""
+    NAVIGATION = "navigation"     # the deck: drawn from the top, returned to the bottom
+    DRAWN = "drawn"               # in the hands of the rower (R-ROW-1) or the flare (R-FLARE)
+    ROWING_PILE = "rowing_pile"
+    CURRENT = "current"           # the card being resolved (R-NAV-3)
+
+
+@attrs.frozen(slots=True)
+class Zone:
+    """A place for provision cards: a table pile, or a character's hand or front."""
+    pile: Pile
+    owner: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The zone as events name it: ``hand:the_kid``, ``front:frenchy``, ``discard``."""
+        return f"{self.pile.value}:{self.owner}" if self.owner is not None else self.pile.value
+
+    @property
+    def public(self) -> bool:
+        """Cards here are face up for everyone (R-PLAY-1)."""
+        return self.pile is Pile.FRONT or self.pile is Pile.DISCARD
+
+
+SUPPLY = Zone(Pile.SUPPLY)
+PASSING = Zone(Pile.PASSING)
+DISCARD = Zone(Pile.DISCARD)
+REMOVED = Zone(Pile.REMOVED)
+
+
+def hand(owner: str) -> Zone:
+    return Zone(Pile.HAND, owner)
+
+
+def front(owner: str) -> Zone:
+    return Zone(Pile.FRONT, owner)
+
+
+@attrs.frozen(slots=True)
+class Decision:
+    """A decision the game waits for: ``by`` (a character id) must decide something of
+    ``kind`` (pick, turn, place, respond, fight, navigate, overboard, thirst, object)."""
+    by: str
+    kind: str
+
+    def data(self) -> dict:
+        return {"by": self.by, "kind": str(self.kind)}
+
+
+@attrs.frozen(slots=True)
+class Refusal:
+    """Why an action is not legal now: the ruling (``R-...``, or ``API`` for a malformed
+    action) and a message a person can act on."""
+    rule: str
+    message: str
+
+    def text(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+def refuse(rule: str, message: str) -> Refusal:
+    return Refusal(rule, message)
+
+
+@attrs.frozen(slots=True)
+class Marker:
+    """A token put on a character or a card (R-ROW-2's rowing marker, R-FIGHT-5's fight
+    marker, ...). ``round``: cleared at the end of each round (R-NAV-4)."""
+    name: str
+    on_cards: bool = False
+    round: bool = True
+    rule: str = ""
+
+
+def short(value) -> str:
+    """A short repr for a message, whatever the value (a huge int or string, a cycle, an
+    object whose repr raises): words about bad input must not fail themselves."""
+    if type(value) is str and len(value) > 60:
+        value = value[:60]
+    try:
+        text = repr(value)
+    except Exception:   # ints past the str-conversion limit, hostile __repr__, deep nesting
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,64 @@
+"""What a provision card does, read from the content (section C of docs/rules.md), for the rule
+modules: which cards a character holds that quench, fight, chum, preserve, open a parasol."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..records import Zone, front, hand
+
+if TYPE_CHECKING:
+    from ..content import ProvisionInfo
+    from ..engine import Game
+
+
+def info(game: "Game", card: str) -> "ProvisionInfo":
+    return game.rules.content.provisions[game.state.table.kinds[card]]
+
+
+def kind(game: "Game", card: str) -> str:
+    return game.state.table.kinds[card]
+
+
+def held(game: "Game", who: str, wanted: Callable[["ProvisionInfo"], object]) -> list:
+    """The cards ``who`` holds, hand first then face up in front (R-SPEC-1), that ``wanted``
+    accepts."""
+    provisions = game.rules.content.provisions
+    kinds = game.state.table.kinds
+    character = game.state.characters[who]
+    return [c for c in character.hand + character.front if wanted(provisions[kinds[c]])]
+
+
+def in_hand(game: "Game", who: str, wanted: Callable[["ProvisionInfo"], object]) -> list:
+    provisions = game.rules.content.provisions
+    kinds = game.state.table.kinds
+    return [c for c in game.state.characters[who].hand if wanted(provisions[kinds[c]])]
+
+
+def hand_then_front(game: "Game", who: str, values=None) -> tuple:
+    """Where a card an action names by kind is taken from: hand first, then in front."""
+    character = game.state.characters[who]
+    return (character.hand, character.front)
+
+
+def own_hand(game: "Game", who: str, values=None) -> tuple:
+    return (game.state.characters[who].hand,)
+
+
+def weapons(game: "Game", cards) -> int:
+    """R-FIGHT-3: the bonus of the weapons among ``cards``."""
+    provisions = game.rules.content.provisions
+    kinds = game.state.table.kinds
+    return sum(provisions[kinds[c]].weapon for c in cards)
+
+
+def has_preserver(game: "Game", who: str) -> bool:
+    """The life preserver is face up in front of ``who`` (R-OVER-3, R-OVER-5)."""
+    provisions = game.rules.content.provisions
+    kinds = game.state.table.kinds
+    return any(provisions[kinds[c]].preserver for c in game.state.characters[who].front)
+
+
+def zone_of(game: "Game", who: str, card: str) -> Zone:
+    """The zone (hand or front of ``who``) a card of ``who`` is in."""
+    return hand(who) if card in game.state.characters[who].hand else front(who)

@@ -1,0 +1,141 @@
+"""The state of a game, declared once (``declare.py`` derives copying, saving and the schema).
+
+``State`` is everything that changes during a game; ``Table`` what is fixed once the game is
+set up (which kind each provision card is, the navigation cards in play), shared by copies.
+Provision cards are instance ids (``p1``, ``p2``...), navigation cards their content ids;
+zones hold ids. There is no logic here beyond what a field means (status from damage).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .content import NavigationCard
+from .declare import (ACTION, CARD, CHARACTER, MARKER, NAVCARD, big, data, lists, flag, integer,
+                      maybe_name, name, names, record_map, records, shared, stages, state, value,
+                      word)
+from .records import Phase, Status
+
+MAX_SIZE = 100          # content schema: sizes 1..100
+MAX_DAMAGE = 10_000
+
+
+@state
+class Character:
+    """A character in play, and so a player (R-SETUP-2). ``lost``: it left the game (lost at
+    sea, R-OVER-5, or eaten, R-CANN-3); ``ghost``: lost at sea by falling overboard, so its
+    player may call the shark (R-SHARK-2)."""
+    id: str = name(CHARACTER)
+    size: int = integer(low=1, high=MAX_SIZE + 1, doc="in force (after variants)")
+    survival: int = integer(high=MAX_SIZE)
+    damage: int = integer(high=MAX_DAMAGE)
+    lost: bool = flag()
+    ghost: bool = flag()
+    hand: list = names(CARD)
+    front: list = names(CARD, doc="face up in front of the character")
+    love: str | None = maybe_name(CHARACTER)
+    hate: str | None = maybe_name(CHARACTER)
+    markers: list = names(MARKER, doc="rowing and fight markers, an open parasol, ...")
+
+    @property
+    def status(self) -> Status:
+        """R-STATUS: awake below size, unconscious at size, dead above; or lost."""
+        if self.lost:
+            return Status.LOST
+        if self.damage < self.size:
+            return Status.AWAKE
+        return Status.UNCONSCIOUS if self.damage == self.size else Status.DEAD
+
+    @property
+    def awake(self) -> bool:
+        return not self.lost and self.damage < self.size
+
+    @property
+    def alive(self) -> bool:
+        """On board and not dead: awake or unconscious (R-SCORE-1 once the game is over)."""
+        return not self.lost and self.damage <= self.size
+
+    @property
+    def dead(self) -> bool:
+        return not self.lost and self.damage > self.size
+
+
+@value
+class Offer:
+    """A trade offer (R-TRADE-1): ``give`` from the offerer's hand for ``take`` from the
+    recipient's; cards are instance ids or kinds, as the offer named them."""
+    id: str = name()
+    by: str = name(CHARACTER)
+    to: str = name(CHARACTER)
+    give: list = names()
+    take: list = names()
+
+    def data(self) -> dict:
+        return {"id": self.id, "from": self.by, "to": self.to,
+                "give": list(self.give), "take": list(self.take)}
+
+
+@value
+class Stake:
+    """What a request or a fight is about (R-SWAP-1, R-ROB-1..3, R-CANN-2): ``act`` names
+    the action type that carries it out once allowed or won."""
+    act: str = name(ACTION)
+    actor: str = name(CHARACTER)
+    target: str = name(CHARACTER)
+    card: str | None = maybe_name(CARD, doc="a face-up card robbed")
+    hand: bool = flag(doc="a random card of the hand is robbed")
+    amount: int = integer(high=1000, doc="healing of a cannibalism")
+
+
+@attrs.frozen(slots=True)
+class Table:
+    """What is fixed once a game is set up: each provision card's kind, the navigation cards
+    in play. Shared by every copy of the game; saved as ``kinds`` and ``navcards``."""
+    kinds: dict               # card id -> provision kind
+    navcards: dict            # navigation card id -> NavigationCard
+    card_ids: tuple = attrs.field(init=False, eq=False, repr=False)
+    nav_ids: tuple = attrs.field(init=False, eq=False, repr=False)
+    card_index: dict = attrs.field(init=False, eq=False, repr=False)
+    nav_index: dict = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self):
+        object.__setattr__(self, "card_ids", tuple(self.kinds))
+        object.__setattr__(self, "nav_ids", tuple(self.navcards))
+        object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.kinds)})
+        object.__setattr__(self, "nav_index", {c: i for i, c in enumerate(self.navcards)})
+
+    def data(self) -> tuple[dict, dict]:
+        return dict(self.kinds), {nid: {k: v for k, v in card.data().items() if k != "id"}
+                                  for nid, card in self.navcards.items()}
+
+    @classmethod
+    def from_data(cls, kinds: dict, navcards: dict) -> "Table":
+        return cls(dict(kinds), {nid: NavigationCard.from_data(nid, card)
+                                 for nid, card in navcards.items()})
+
+
+@state
+class State:
+    """Everything that changes during a game."""
+    table: Table = shared()
+    characters: dict = record_map(Character, doc="every character in play, in content order")
+    seats: list = names(CHARACTER, doc="on board, bow to stern")
+    supply: list = names(CARD, doc="the supply deck, top first")
+    passing: list = names(CARD, doc="supply cards being passed round (R-SUPPLY-1)")
+    discard: list = names(CARD)
+    removed: list = names(CARD, doc="out of the game: removed at setup, lost at sea, eaten")
+    navigation: list = names(NAVCARD, doc="the navigation deck, top first")
+    drawn: list = names(NAVCARD, doc="in the rower's (or the flare's) hands")
+    rowing_pile: list = names(NAVCARD, doc="first placed first")
+    current: str | None = maybe_name(NAVCARD, doc="the navigation card being resolved")
+    round: int = integer(1, low=1)
+    phase: Phase = word(Phase, Phase.SUPPLY)
+    seagulls: int = integer(high=100)
+    over: bool = flag()
+    stack: list = stages(doc="stages, innermost last")
+    offers: list = records(Offer)
+    offer_counter: int = integer()
+    card_markers: dict = lists(CARD, key=MARKER, doc="marker -> the cards holding it")
+    rng: int = big(doc="the state of the random generator (SplitMix64)")
+    adrift: list = names(doc="positions seen at the start of a round with nobody awake (R-END-2)")
+    result: dict | None = data()
