@@ -20,7 +20,8 @@ from collections import Counter
 
 import lifeboat_rules as lr
 from lifeboat_rules import ContentError, Game, IllegalAction
-from lifeboat_rules.model import AWAKE, DEAD, LOST, UNCONSCIOUS
+from lifeboat_rules.records import Status
+AWAKE, DEAD, LOST, UNCONSCIOUS = Status.AWAKE, Status.DEAD, Status.LOST, Status.UNCONSCIOUS
 from lifeboat_rules.stages import Window
 
 BASE_SCORE_PARTS = {"survival", "treasure", "love", "hate"}
@@ -668,7 +669,7 @@ def spec_name(spec: dict) -> str:
 def ruleset_specs() -> tuple[list, list]:
     """(specs that load, [(spec, error)] that do not): every built-in ruleset, and the
     combinations above. A spec is a ruleset mapping for ``load_ruleset``."""
-    from lifeboat_rules.content import builtin_rulesets
+    from lifeboat_rules.rulesets import builtin_rulesets
     specs = [{"extends": name} for name in builtin_rulesets()]
     specs += [{"extends": "classic", **combo} for combo in COMBINATIONS]
     loaded, failed = [], []

@@ -18,7 +18,7 @@ import pytest
 import lifeboat_rules as lr
 from lifeboat_rules import PluginError
 from lifeboat_rules.bots import RandomPlayer
-from lifeboat_rules.plugins import HookResultError
+from lifeboat_rules.effects import HookAnswerError as HookResultError
 
 import hostile_plugins
 import invariants as inv
