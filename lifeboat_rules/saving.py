@@ -219,6 +219,10 @@ def read(data: Any) -> tuple:
     table = Table.from_data(data["table"]["kinds"], data["table"]["navcards"])
     state = declare.load(State, data["state"], ruleset.rules.stages, table=table)
     _check_state(ruleset, state)
+    # in the ruleset's order, whatever the order of the keys: the order characters are gone
+    # through in (end of round, scores) must not depend on how the game was stored
+    state.characters = {cid: state.characters[cid] for cid in ruleset.content.characters
+                        if cid in state.characters}
     secrets = {int(key): Secret(tuple(s["audience"]), tuple(s["hidden"])) for key, s in secrets.items()}
     return ruleset, state, log, secrets
 
