@@ -4,7 +4,7 @@ Each ``check_*`` function raises ``AssertionError`` saying what broke, or return
 ``check_all`` runs every invariant that holds at any moment of any game; the stateful tests
 (``test_invariants.py``), the fuzzers (``test_fuzz.py``) and the plugin tests reuse them.
 
-The checks read the engine's state (``game.state``) and recompute what RULES.md says from it
+The checks read the engine's state (``game.state``) and recompute what docs/rules.md says from it
 independently where that is cheap (who is pending in a window, the navigator, the scores),
 instead of asking the code under test the same question twice.
 """
