@@ -1,4 +1,4 @@
-"""Action types: the vocabulary of moves, declared once (API.md terms: docs/api.md, Actions).
+"""Action types: the vocabulary of moves, declared once (docs/api.md, Actions).
 
 An ``ActionType`` is what a plugin registers (hook ``lifeboat_action_types``) to add a kind of
 action. It declares its parameters (``Param``: a name and a ``Domain``) and three functions:
@@ -230,7 +230,7 @@ class Block:
 
 
 class ActionSpace:
-    """The fixed integer action space of one ruleset (API.md: ``num_actions``...).
+    """The fixed integer action space of one ruleset (docs/api.md: ``num_actions``...).
 
     Every move of a type is a mixed-radix number over its parameters' values: a character by
     its place in the ruleset's characters, a card by its place in the game's card table, a

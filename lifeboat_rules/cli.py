@@ -1,4 +1,4 @@
-"""The command line: ``lifeboat-rules check | validate | simulate | play`` (API.md)."""
+"""The command line: ``lifeboat-rules check | validate | simulate | play`` (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ def main(argv=None) -> int:
                                      description="The reference rules engine for Lifeboat.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    check = sub.add_parser("check", help="run rules-reference scenario files (SCENARIOS.md)")
+    check = sub.add_parser("check", help="run rules-reference scenario files (docs/scenarios.md)")
     check.add_argument("paths", nargs="+", help="scenario files or folders")
     check.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     check.set_defaults(run=_check)

@@ -1,4 +1,4 @@
-"""The public contract of API.md, tested as a front end would use it."""
+"""The public contract of docs/api.md, tested as a front end would use it."""
 
 from __future__ import annotations
 

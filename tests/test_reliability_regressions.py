@@ -33,7 +33,7 @@ def _reordered(value, reverse):
 def test_a_saved_game_continues_identically_whatever_the_order_of_its_keys(reverse):
     """saving.from_dict and rules/thirst.py: the order of the characters (end of round:
     marker events; scores and winners) and of the thirsty characters (the water actions listed)
-    came from the order of the saved mapping's keys, which JSON does not keep (API.md:
+    came from the order of the saved mapping's keys, which JSON does not keep (docs/api.md:
     from_dict continues identically; R-NAV-4, R-THIRST-2, R-SCORE-8). Now the ruleset's order
     and the seat order."""
     for seed in range(4):

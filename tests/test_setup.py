@@ -1,4 +1,4 @@
-"""Dealt games (RULES.md section S, R-SETUP-1..6).
+"""Dealt games (docs/rules.md section S, R-SETUP-1..6).
 
 Scenario files start from explicit positions, so what dealing does is checked here, through
 the public API (``new_game`` and views) wherever it can be seen there; the deck orders, which

@@ -1,6 +1,6 @@
 """House rule for Lifeboat: water can also be drunk to heal 1 damage.
 
-On your turn, as your special action (RULES.md R-SPEC-1), you may drink one water from your
+On your turn, as your special action (R-SPEC-1), you may drink one water from your
 hand (or face up in front of you) to heal 1 damage of your own. Like every special action it
 ends your turn. Water still cancels thirst in the thirst step, as before.
 
