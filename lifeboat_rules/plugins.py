@@ -22,7 +22,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .actions import ActionSpace, ActionType, Effect
+from .actions import ActionSpace, ActionType, Effect, compile_builder
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker
@@ -316,6 +316,8 @@ class Rules:
     effect_of: dict = attrs.field(init=False)      # provision kind -> effect name
     parasol_kinds: frozenset = attrs.field(init=False)
     round_markers: tuple = attrs.field(init=False)
+    phase_begin: dict = attrs.field(init=False)
+    builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
@@ -349,6 +351,8 @@ class Rules:
                           if info.effect}
         self.parasol_kinds = frozenset(k for k, e in self.effect_of.items() if e == "parasol")
         self.round_markers = tuple(m.name for m in self.markers.values() if m.round)
+        self.phase_begin = dict(self.phases)
+        self.builders = {name: compile_builder(atype) for name, atype in self.types.items()}
         self.space = self.space_for(len(self.content.navigation), self.content.card_count)
         # A game applies actions as transactions (a copy to go back to) when code from outside
         # this package takes part; the built-in rules decide before they change anything.

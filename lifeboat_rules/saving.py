@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from . import declare
-from .effects import Secret
+from .effects import Secret, copy_event
 from .errors import ContentError
 from .records import Status
 from .rules.scoring import score_game
@@ -35,31 +35,12 @@ MAX_LOG = 1_000_000
 
 # --------------------------------------------------------------------------- writing
 
-def copy_event(event: dict) -> dict:
-    """A copy of an event deep enough that no list or mapping is shared."""
-    copy = event.copy()
-    for key, value in copy.items():
-        kind = type(value)
-        if kind is list or kind is dict:
-            copy[key] = _copy_json(value)
-    return copy
-
-
-def _copy_json(value):
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy_json(v) for v in value]
-    return value
-
-
 def to_dict(game: "Game") -> dict:
     kinds, navcards = game.state.table.data()
     return {
         "format": FORMAT,
         "version": VERSION,
-        "ruleset": _copy_json(game.ruleset.spec),
+        "ruleset": declare.copy_json(game.ruleset.spec),
         "table": {"kinds": kinds, "navcards": navcards},
         "state": declare.dump(game.state),
         "log": [copy_event(e) for e in game.log],
