@@ -624,6 +624,10 @@ class Knowledge:
             if "card" in event and event.get("to") != "current" and event.get("from") != "current":
                 assert event["card"] in self.navs[viewer], \
                     f"{viewer} sees navigation card {event['card']} moving {event}"
+        if kind == "move" and "kind" in event and any(
+                str(event.get(end, "")).startswith(("front:", "discard")) for end in ("from", "to")):
+            # face up or discarded at that moment: any view could show it
+            self.cards[viewer].add((event["card"], event["kind"]))
         for _, item in dicts_in(event):
             card_kind = item.get("kind")
             card = item.get("card", item.get("id"))
