@@ -87,7 +87,8 @@ def _places(view: dict) -> dict:
         for card in entry.get("front") or []:
             where[card["id"]] = (card["kind"], f"front:{owner}")
     for card in (view.get("decision") or {}).get("cards") or []:
-        where.setdefault(card["id"], (card.get("kind"), "decision"))
+        if card.get("kind") is not None:   # provisions; navigation cards stay themselves
+            where.setdefault(card["id"], (card["kind"], "decision"))
     return where
 
 

@@ -599,11 +599,6 @@ class _Words:
         return self._to("events.preserve", e.get("character"), e.get("target"),
                         self.card_of(e, lambda d: d.get("preserver")))
 
-    def ev_parasol(self, e):
-        card = self.card_of(e, lambda d: (d.get("special") or {}).get("effect") == "parasol")
-        form = "active" if e.get("active") else "inactive"
-        return self.t(f"events.parasol.{form}", who=self.who(e.get("character")), card=card)
-
     def ev_flare(self, e):
         values = {"who": self.who(e.get("character")),
                   "card": self.card_of(e, lambda d: (d.get("special") or {}).get("effect") == "flare")}
@@ -687,6 +682,10 @@ class _Words:
 
     def ev_marker(self, e):
         marker = e.get("marker")
+        if marker == "parasol":   # an open parasol (R-PARASOL)
+            card = self.card_of(e, lambda d: (d.get("special") or {}).get("effect") == "parasol")
+            form = "active" if e.get("value") else "inactive"
+            return self.t(f"events.parasol.{form}", who=self.who(e.get("character")), card=card)
         if marker in ("rowed", "fought"):
             form = f"{marker}_{'on' if e.get('value') else 'off'}"
         else:

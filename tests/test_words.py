@@ -102,7 +102,7 @@ EVENT_TYPES = {
     "action", "cannibalism", "chum", "damage", "decline", "eaten", "fight", "fight_start",
     "flare", "game_over", "heal", "join", "kept", "lost", "marker", "move", "navigate",
     "navigation", "navigator", "object", "objections", "offer", "offer_void", "overboard",
-    "parasol", "pass", "phase", "pick", "place", "play", "preserve", "quench", "respond", "rob",
+    "pass", "phase", "pick", "place", "play", "preserve", "quench", "respond", "rob",
     "robbed", "row", "seagulls", "seats", "setup", "shark", "status", "swap", "thirst", "trade",
     "turn", "use", "water"}
 ACTION_TYPES = {"accept_offer", "allow", "chum", "decline_offer", "join", "navigate", "object",
