@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import effects, saving, views
+from . import determinize as determinizing, effects, saving, views
 from .effects import copy_event
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
@@ -500,6 +500,13 @@ class Game:
         other._moves = {}
         other._free = {}
         return other
+
+    def determinize(self, character: str, seed: int) -> "Game":
+        """A copy in which everything ``character``'s player cannot see (other hands, their
+        love and hate, the deck orders, the rowing pile, removed cards) is dealt again at random
+        from ``seed``, consistent with ``view(character)`` and with all it saw before; the copy's
+        random generator is seeded from ``seed`` too (docs/agents.md)."""
+        return determinizing.determinize(self, character, seed)
 
     def __repr__(self) -> str:
         state = self.state
