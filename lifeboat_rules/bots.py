@@ -1,8 +1,49 @@
-"""Simple players for simulations, tests and benchmarks."""
+"""Bots: programs that play a character, for simulations, tests and benchmarks.
+
+A bot is made with ``Bot(seed=...)`` and answers ``bot.choose(game, c)`` with one action dict
+from ``game.legal_actions(c)``, for a character ``c`` the game is waiting for. Bots are found
+by name (``lifeboat-rules simulate --bots heuristic,random``) in ``BOTS``; ``RandomBot`` is
+here, the others in their own modules (docs/agents.md).
+"""
 
 from __future__ import annotations
 
 import random
+
+from .heuristic import HeuristicBot
+from .search import SearchBot
+
+
+class RandomBot:
+    """Chooses uniformly among a character's legal actions; free actions (playing a card face
+    up, the life preserver, trade offers and answers) only with probability ``free_rate`` when
+    something else is legal, so that a random game still moves on."""
+
+    def __init__(self, seed: int | None = None, free_rate: float = 0.05):
+        self.random = random.Random(seed)
+        self.free_rate = free_rate
+
+    def choose(self, game, character: str) -> dict:
+        rnd = self.random
+        actions = game.legal_actions(character)
+        free = game.rules.free_names
+        decided = [a for a in actions if a["type"] not in free]
+        if decided and (rnd.random() >= self.free_rate or len(decided) == len(actions)):
+            return decided[rnd.randrange(len(decided))]
+        return actions[rnd.randrange(len(actions))]
+
+
+# Bots by name (the command line's --bots, the terminal game's opponents).
+BOTS: dict = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+
+
+def make_bot(name: str, seed: int | None = None):
+    """The bot registered as ``name``, seeded; ValueError naming the known bots otherwise."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
+    return factory(seed=seed)
 
 
 class RandomPlayer:

@@ -1,0 +1,206 @@
+"""SearchBot: information-set Monte Carlo search over ``game.determinize`` (docs/agents.md).
+
+For a decision of character ``c`` the bot
+
+1. lists ``c``'s moves and keeps the few the heuristic (``heuristic.Mind``) likes best
+   (``candidates``; free moves only where a window takes them as its action; one move of each
+   set that differs only in which card of a kind it uses), so that the samples go where the
+   choice is;
+2. samples worlds consistent with what ``c`` knows: ``game.determinize(c, seed)`` deals again
+   the other hands, their love and hate, the decks (and seeds the game's random generator
+   again, so no world knows the real future);
+3. in each world plays every kept move, then ``HeuristicBot`` for everyone to the end of the
+   round (``rounds``), and scores the world for ``c``: at the end of the game its share of the
+   win, before it a soft maximum of the expected final scores (``value``: R-SCORE's parts
+   with each survival weighted by a chance measured from heuristic games);
+4. takes the move with the best mean. Every move is tried in the same worlds with the same
+   dice (common random numbers), so that the comparison is between moves, not between worlds.
+
+Scoring the world after a round rather than at the end of the game trades a little bias for
+much less noise: the next navigation card, a fight, a robbery decide most of what a move does,
+and a whole game played out adds ten rounds of dice on top.
+
+The budget is ``rollouts`` worlds a decision, or ``budget`` CPU seconds, whichever ends first
+(at least one world is always played). A decision with one move, or one move worth a search,
+costs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from .heuristic import HeuristicBot, Mind
+from .rules.scoring import treasure
+from .stages import Window
+
+MAX_ROLLOUT_DECISIONS = 3_000     # a game that runs longer is cut off and scored as it stands
+
+
+class SearchBot:
+    """Information-set Monte Carlo search (see the module's docstring).
+
+    ``budget``: CPU seconds of this process a decision at most (``time.process_time``: on a
+    shared machine the bot plays the same whatever the load); ``rollouts``: worlds a decision
+    at most (None: only the time counts); ``candidates``: moves searched (the heuristic's best
+    ones); ``rounds``: how far each world is played before it is scored (None: to the end of
+    the game); ``temperature``: how much a point of expected lead is worth (``value``).
+    """
+
+    def __init__(self, seed: int | None = None, budget: float = 0.25, rollouts: int | None = None,
+                 candidates: int = 4, rounds: int | None = 1, temperature: float = 3.0):
+        self.random = random.Random(seed)
+        self.budget = budget
+        self.rollouts = rollouts
+        self.candidates = candidates
+        self.rounds = rounds
+        self.temperature = temperature
+        self.last: dict = {}      # what the last search found: moves, means, worlds, seconds
+
+    def choose(self, game, character: str) -> dict:
+        """One of ``game.legal_actions(character)``."""
+        atype, values = self.choose_move(game, character)
+        return game.rules.builders[atype.name](character, values)
+
+    def choose_move(self, game, character: str) -> tuple:
+        began = time.process_time()
+        moves = game.moves(character)
+        self.last = {"worlds": 0, "seconds": 0.0}
+        if len(moves) == 1:
+            return moves[0]
+        kept = self.shortlist(game, character, moves)
+        if len(kept) == 1:
+            return kept[0]
+        encode = game.space.encoders
+        state = game.state
+        ids = [encode[atype.name](state, character, values) for atype, values in kept]
+        totals = [0.0] * len(kept)
+        worlds = 0
+        deadline = began + self.budget
+        while True:
+            seed = self.random.getrandbits(62)
+            world = game.determinize(character, seed)
+            for index, number in enumerate(ids):
+                sample = world.clone()
+                sample.apply_id(character, number)
+                totals[index] += self._playout(sample, character, seed)
+            worlds += 1
+            if self.rollouts is not None and worlds >= self.rollouts:
+                break
+            if time.process_time() >= deadline:
+                break
+        means = [t / worlds for t in totals]
+        best = max(range(len(kept)), key=lambda i: (means[i], -i))
+        self.last = {"moves": [game.rules.builders[a.name](character, v) for a, v in kept],
+                     "means": means, "worlds": worlds,
+                     "seconds": time.process_time() - began}
+        return kept[best]
+
+    def shortlist(self, game, character: str, moves: list) -> list:
+        """The moves worth a search: the heuristic's best ``candidates`` decisions (free moves
+        only where the window takes them as its action: a weapon in a fight, the life
+        preserver overboard), one of each set of moves that differ only in which card of a
+        kind they use, the heuristic's favourite first."""
+        top = game.top
+        window = top if isinstance(top, Window) else None
+        kinds = game.state.table.kinds
+        mind = Mind(game, character)
+        scored, seen = [], set()
+        for atype, values in moves:
+            if atype.free and not (window is not None and window.claims(game, atype, character, values)):
+                continue
+            key = (atype.name, tuple(_kind_of(v, kinds) for v in values))
+            if key in seen:
+                continue
+            seen.add(key)
+            scored.append((mind.score((atype, values)) + self.random.random() * 1e-3, atype, values))
+        if not scored:
+            return [moves[0]]
+        scored.sort(key=lambda item: -item[0])
+        best = [(atype, values) for score, atype, values in scored[:self.candidates] if score > -1.0]
+        return best or [(scored[0][1], scored[0][2])]
+
+    def _playout(self, game, me: str, seed: int) -> float:
+        """Play the world on with the heuristic for everyone, to the end of the game or of
+        the ``rounds``-th round from now; ``me``'s value there."""
+        bot = HeuristicBot(seed)
+        encode = game.space.encoders
+        state = game.state
+        stop = None if self.rounds is None else state.round + self.rounds
+        for _ in range(MAX_ROLLOUT_DECISIONS):
+            if state.over or (stop is not None and state.round >= stop):
+                break
+            who = game.pending[0].by
+            atype, values = bot.choose_move(game, who)
+            game.apply_id(who, encode[atype.name](state, who, values))
+            state = game.state
+        return value(game, me, self.temperature)
+
+
+def _kind_of(value, kinds: dict):
+    """A move's value with provision cards named by kind (cards of a kind do the same)."""
+    if type(value) is str:
+        return kinds.get(value, value)
+    if type(value) is list:
+        return tuple(kinds.get(v, v) if type(v) is str else v for v in value)
+    return value
+
+
+def survival_chance(game, who: str) -> float:
+    """The chance that a character survives to the end (R-SCORE-1), from its margin of blows
+    before it is knocked out, the seagulls on the table and its water: a table measured over
+    600 games between heuristic bots (benchmarks/agents.py --survival prints it again)."""
+    character = game.state.characters[who]
+    if character.lost or character.damage > character.size:
+        return 0.0
+    if game.state.over:
+        return 1.0
+    margin = min(character.size - character.damage, 5)
+    seagulls = min(game.state.seagulls, 3)
+    kinds, provisions = game.state.table.kinds, game.rules.content.provisions
+    water = sum(1 for c in character.hand + character.front if provisions[kinds[c]].quenches)
+    return min(1.0, SURVIVAL[margin][seagulls] + 0.05 * min(water, 2))
+
+
+# survival_chance by margin (0..5+) and seagulls (0..3), without water
+SURVIVAL = [[0.05, 0.12, 0.24, 0.60],
+            [0.23, 0.29, 0.48, 0.80],
+            [0.39, 0.50, 0.67, 0.89],
+            [0.56, 0.63, 0.80, 0.95],
+            [0.66, 0.71, 0.88, 0.99],
+            [0.75, 0.83, 0.94, 0.99]]
+
+
+def expected_scores(game) -> dict:
+    """Each player's score at the end as expected now: R-SCORE's parts with every survival
+    weighted by its chance (``survival_chance``)."""
+    chars = game.state.characters
+    alive = {who: survival_chance(game, who) for who in chars}
+    out = {}
+    for who, me in chars.items():
+        total = 0.0
+        if me.hate != who:
+            total += me.survival * alive[who]
+            if me.hate is not None and me.hate in chars:
+                total += chars[me.hate].size * (1.0 - alive[me.hate])
+        else:
+            total += sum(c.size * (1.0 - alive[c.id]) for c in chars.values() if c.id != who)
+        if not me.lost:
+            total += treasure(game, who)
+        if me.love is not None and me.love in chars:
+            total += chars[me.love].survival * alive[me.love]
+        out[who] = total
+    return out
+
+
+def value(game, me: str, temperature: float) -> float:
+    """``me``'s share of the win: exact at the end of the game, else a soft maximum of the
+    expected scores (``temperature``: how much a point of lead is worth)."""
+    if game.over:
+        winners = game.result["winners"]
+        return 1.0 / len(winners) if me in winners else 0.0
+    scores = expected_scores(game)
+    top = max(scores.values())
+    weights = {who: math.exp((s - top) / temperature) for who, s in scores.items()}
+    return weights[me] / sum(weights.values())
