@@ -136,7 +136,7 @@ def survival_table(games: int) -> None:
                 last = state.round
                 for who, c in state.characters.items():
                     if not c.lost:
-                        seen.append((who, max(-1, min(5, c.size - c.damage)), state.seagulls))
+                        seen.append((who, max(-1, min(8, c.size - c.damage)), state.seagulls))
             who = game.pending[0].by
             game.apply(bot.choose(game, who))
         for who, margin, gulls in seen:
@@ -144,7 +144,7 @@ def survival_table(games: int) -> None:
             entry = counts.setdefault((margin, gulls), [0, 0])
             entry[0] += not c.lost and c.damage <= c.size
             entry[1] += 1
-    for margin in range(6):
+    for margin in range(9):
         cells = [counts.get((margin, g), [0, 0]) for g in range(4)]
         print(margin, [round(a / n, 2) if n else None for a, n in cells])
 

@@ -83,6 +83,30 @@ def _validate(args) -> int:
 BOOKKEEPING = frozenset({"action", "move", "marker"})
 
 
+class SeatedBots:
+    """``--bots``: a bot per seat at the deal (names cycled), asked for the first pending
+    decision (``game.pending[0]``)."""
+
+    def __init__(self, game, names: list, seed: int):
+        from .bots import make_bot
+        seats = game.state.seats[:]
+        self.bots = {c: make_bot(names[j % len(names)], seed=seed * 100 + j)
+                     for j, c in enumerate(seats)}
+
+    def act(self, game):
+        who = game.pending[0].by
+        return self.bots[who].choose(game, who)
+
+
+def bot_names(text: str) -> list:
+    from .bots import BOTS
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if not names or unknown:
+        raise ValueError(f"--bots names bots among {', '.join(sorted(BOTS))}, not {text!r}")
+    return names
+
+
 def _simulate(args) -> int:
     from . import load_ruleset
     from .bots import RandomPlayer
@@ -91,6 +115,7 @@ def _simulate(args) -> int:
 
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
+    names = bot_names(args.bots) if args.bots else None
     wins: dict = {}
     total_actions = 0
     total_rounds = 0
@@ -98,7 +123,7 @@ def _simulate(args) -> int:
     for number in range(args.games):
         seed = args.seed + number
         game = new_game(ruleset, players=players, seed=seed)
-        bot = RandomPlayer(seed)
+        bot = RandomPlayer(seed) if names is None else SeatedBots(game, names, seed)
         shown = 0
         while not game.over:
             game.apply(bot.act(game))
@@ -126,7 +151,8 @@ def _simulate(args) -> int:
             print(f"winner(s): {', '.join(result['winners'])}")
     elapsed = time.perf_counter() - began
     if not args.json:
-        print(f"{args.games} game(s) of {ruleset.name} with {players} random players in "
+        who = "random players" if names is None else "players: bots " + ",".join(names)
+        print(f"{args.games} game(s) of {ruleset.name} with {players} {who} in "
               f"{elapsed:.2f} s; {total_actions / max(args.games, 1):.1f} decisions and "
               f"{total_rounds / max(args.games, 1):.1f} rounds per game")
         if args.games > 1:
@@ -161,6 +187,9 @@ def main(argv=None) -> int:
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--verbose", "-v", action="store_true", help="print every event")
     simulate.add_argument("--json", action="store_true", help="one JSON result line per game")
+    simulate.add_argument("--bots", default=None, metavar="B,...",
+                          help="a bot per seat at the deal, bow to stern, names cycled: random, "
+                               "heuristic, search (default: random players)")
     simulate.set_defaults(run=_simulate)
 
     from .words import languages
@@ -174,6 +203,9 @@ def main(argv=None) -> int:
                       help="the language of the game's words (default: en)")
     play.add_argument("--plain", action="store_true",
                       help="plain text even when rich is installed")
+    play.add_argument("--bots", default=None, metavar="B,...",
+                      help="the other players' bots, seat by seat, names cycled: random, "
+                           "heuristic, search (default: random)")
     play.set_defaults(run=_play)
 
     args = parser.parse_args(argv)

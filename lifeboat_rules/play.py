@@ -565,4 +565,8 @@ def play(args, stdin=None, out=None) -> int:
                  who=words.character_name(game, me, lang))
     screen.say(title)
     screen.title = title
-    return run(game, me, lang, stdin, out, RandomPlayer(seed), screen)
+    bot = RandomPlayer(seed)
+    if getattr(args, "bots", None):
+        from .cli import SeatedBots, bot_names
+        bot = SeatedBots(game, bot_names(args.bots), seed)
+    return run(game, me, lang, stdin, out, bot, screen)

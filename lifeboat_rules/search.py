@@ -48,8 +48,8 @@ class SearchBot:
     the game); ``temperature``: how much a point of expected lead is worth (``value``).
     """
 
-    def __init__(self, seed: int | None = None, budget: float = 0.25, rollouts: int | None = None,
-                 candidates: int = 4, rounds: int | None = 1, temperature: float = 3.0):
+    def __init__(self, seed: int | None = None, budget: float = 0.45, rollouts: int | None = 16,
+                 candidates: int = 3, rounds: int | None = 1, temperature: float = 3.0):
         self.random = random.Random(seed)
         self.budget = budget
         self.rollouts = rollouts
@@ -118,8 +118,7 @@ class SearchBot:
         if not scored:
             return [moves[0]]
         scored.sort(key=lambda item: -item[0])
-        best = [(atype, values) for score, atype, values in scored[:self.candidates] if score > -1.0]
-        return best or [(scored[0][1], scored[0][2])]
+        return [(atype, values) for _, atype, values in scored[:self.candidates]]
 
     def _playout(self, game, me: str, seed: int) -> float:
         """Play the world on with the heuristic for everyone, to the end of the game or of
@@ -156,20 +155,24 @@ def survival_chance(game, who: str) -> float:
         return 0.0
     if game.state.over:
         return 1.0
-    margin = min(character.size - character.damage, 5)
+    margin = min(character.size - character.damage, len(SURVIVAL) - 1)
     seagulls = min(game.state.seagulls, 3)
     kinds, provisions = game.state.table.kinds, game.rules.content.provisions
     water = sum(1 for c in character.hand + character.front if provisions[kinds[c]].quenches)
     return min(1.0, SURVIVAL[margin][seagulls] + 0.05 * min(water, 2))
 
 
-# survival_chance by margin (0..5+) and seagulls (0..3), without water
+# survival_chance by margin (0..8+) and seagulls (0..3), without water (smoothed so that it
+# never falls as the margin or the seagulls grow)
 SURVIVAL = [[0.05, 0.12, 0.24, 0.60],
             [0.23, 0.29, 0.48, 0.80],
             [0.39, 0.50, 0.67, 0.89],
             [0.56, 0.63, 0.80, 0.95],
-            [0.66, 0.71, 0.88, 0.99],
-            [0.75, 0.83, 0.94, 0.99]]
+            [0.66, 0.71, 0.88, 0.97],
+            [0.68, 0.78, 0.92, 0.98],
+            [0.74, 0.83, 0.95, 0.99],
+            [0.78, 0.87, 0.96, 0.99],
+            [0.83, 0.90, 0.97, 0.99]]
 
 
 def expected_scores(game) -> dict:

@@ -1,0 +1,209 @@
+"""The bots (docs/agents.md): registered by name, always legal, seeded; HeuristicBot plays to its
+love, hate and treasure as the issue asks (keeps its water, robs its hated when stronger,
+refuses when stronger, joins its love's winning side, steers away from falling overboard);
+SearchBot searches within its budget and takes what is plainly best; the command line seats
+them by name."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import lifeboat_rules as lr
+from lifeboat_rules.bots import BOTS, RandomBot, make_bot
+from lifeboat_rules.cli import main
+from lifeboat_rules.heuristic import HeuristicBot
+from lifeboat_rules.search import SearchBot, expected_scores, survival_chance
+
+
+def test_bots_by_name():
+    assert {"random", "heuristic", "search"} <= set(BOTS)
+    assert isinstance(make_bot("random", seed=1), RandomBot)
+    assert isinstance(make_bot("heuristic", seed=1), HeuristicBot)
+    assert isinstance(make_bot("search", seed=1), SearchBot)
+    with pytest.raises(ValueError, match="known bots"):
+        make_bot("grandmaster")
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "search"])
+def test_every_choice_is_legal_and_games_end(name):
+    """One bot of ``name`` and random players: every action it chooses is listed for it."""
+    ruleset = lr.load_ruleset("classic")
+    for seed in range(2 if name == "search" else 6):
+        game = lr.new_game(ruleset, players=5, seed=seed)
+        bot = make_bot(name, seed=seed) if name != "search" else SearchBot(seed=seed, rollouts=2)
+        mine = game.state.seats[seed % 5]
+        others = RandomBot(seed)
+        while not game.over:
+            who = game.pending[0].by
+            if who == mine:
+                action = bot.choose(game, who)
+                assert action in game.legal_actions(who)
+            else:
+                action = others.choose(game, who)
+            game.apply(action)
+
+
+def _choices(bot_factory, seed=4, steps=150):
+    game = lr.new_game("classic", players=6, seed=seed)
+    bot = bot_factory()
+    out = []
+    for _ in range(steps):
+        if game.over:
+            break
+        who = game.pending[0].by
+        action = bot.choose(game, who)
+        out.append(action)
+        game.apply(action)
+    return out
+
+
+def test_same_seed_same_play():
+    assert _choices(lambda: HeuristicBot(seed=3)) == _choices(lambda: HeuristicBot(seed=3))
+    assert _choices(lambda: SearchBot(seed=3, rollouts=2, budget=60), steps=40) == \
+        _choices(lambda: SearchBot(seed=3, rollouts=2, budget=60), steps=40)
+
+
+def position(**setup):
+    return lr.new_game("classic", setup={"phase": "action", **setup})
+
+
+SEATS = ["lady_lauren", "the_captain", "first_mate", "the_kid"]
+
+
+def test_heuristic_robs_its_hated_when_stronger():
+    game = position(seats=SEATS[2:] + SEATS[:2], hate={"first_mate": "the_kid"},
+                    love={"first_mate": "lady_lauren"},
+                    hand={"the_kid": ["cash"], "lady_lauren": ["jewels"]})
+    assert game.pending[0].by == "first_mate"
+    action = HeuristicBot(1).choose(game, "first_mate")
+    assert action == {"by": "first_mate", "type": "rob", "target": "the_kid", "card": "hand"}
+
+
+def test_heuristic_does_not_rob_a_stronger_character_that_can_refuse():
+    game = position(seats=["the_kid", "first_mate", "lady_lauren", "the_captain"],
+                    hate={"the_kid": "first_mate"}, hand={"first_mate": ["cash"]},
+                    navigation=["nav-19", "nav-20"])
+    action = HeuristicBot(1).choose(game, "the_kid")
+    # the Kid's pickpocket cannot be refused (R-ROB-4): robbing a hand is safe for him
+    assert action["type"] == "rob" and action["card"] == "hand"
+    other = position(seats=["lady_lauren", "first_mate", "the_kid", "the_captain"],
+                     hate={"lady_lauren": "first_mate"}, hand={"first_mate": ["cash"]},
+                     navigation=["nav-19", "nav-20"])
+    action = HeuristicBot(1).choose(other, "lady_lauren")
+    assert not (action["type"] == "rob" and action["target"] == "first_mate")
+
+
+def test_heuristic_refuses_when_stronger_and_allows_when_weaker():
+    for defender, expected in (("first_mate", "refuse"), ("lady_lauren", "allow")):
+        seats = ["the_captain", defender] + [c for c in SEATS if c not in ("the_captain", defender)]
+        game = position(seats=seats, hand={defender: ["jewels"]},
+                        navigation=["nav-19", "nav-20"])
+        game.apply({"by": "the_captain", "type": "rob", "target": defender, "card": "hand"})
+        assert game.pending[0].by == defender
+        assert HeuristicBot(2).choose(game, defender)["type"] == expected
+
+
+def test_heuristic_keeps_its_water_for_itself_and_its_love():
+    """In the thirst window it waters itself, then its love, never its hated."""
+    def thirsty(love, hate):
+        game = position(seats=SEATS, phase="navigation", love={"the_captain": love},
+                        hate={"the_captain": hate}, hand={"the_captain": ["water", "water"]},
+                        navigation=["nav-19"])
+        return game   # nav-19: first_mate falls; the_captain and first_mate are thirsty
+
+    game = thirsty(love="first_mate", hate="lady_lauren")
+    while not game.over and game.pending and game.pending[0].kind != "thirst":
+        game.apply({"by": game.pending[0].by, "type": "pass"})
+    assert game.pending[0].kind == "thirst" and game.pending[0].by == "the_captain"
+    bot = HeuristicBot(3)
+    first = bot.choose(game, "the_captain")
+    assert first["type"] == "water" and first["target"] == "the_captain"
+    game.apply(first)
+    second = bot.choose(game, "the_captain")
+    assert second["type"] == "water" and second["target"] == "first_mate"
+
+    game = thirsty(love="lady_lauren", hate="first_mate")
+    while game.pending[0].kind != "thirst":
+        game.apply({"by": game.pending[0].by, "type": "pass"})
+    game.apply(bot.choose(game, "the_captain"))
+    assert bot.choose(game, "the_captain")["type"] == "pass"   # not for its hated
+
+
+def test_heuristic_joins_its_loves_side_when_it_wins():
+    game = position(seats=["the_captain", "lady_lauren", "first_mate", "the_kid"],
+                    love={"first_mate": "lady_lauren"}, hand={"lady_lauren": ["cash"]},
+                    navigation=["nav-19", "nav-20"])
+    game.apply({"by": "the_captain", "type": "rob", "target": "lady_lauren", "card": "hand"})
+    game.apply({"by": "lady_lauren", "type": "refuse"})
+    assert game.pending and {d.kind for d in game.pending} == {"fight"}
+    action = HeuristicBot(4).choose(game, "first_mate")
+    assert action == {"by": "first_mate", "type": "join", "side": "defender"}
+
+
+def test_the_navigator_avoids_falling_overboard():
+    """nav-19 throws first_mate overboard and makes him thirsty; nav-23 throws the_captain
+    and makes first_mate thirsty. first_mate, the navigator (nearest the stern), three blows
+    from being knocked out (R-STATUS), chooses nav-23: the heuristic and the search alike."""
+    game = position(seats=["lady_lauren", "the_captain", "the_kid", "first_mate"],
+                    phase="navigation", rowing_pile=["nav-19", "nav-23"],
+                    damage={"first_mate": 5}, love={"first_mate": "the_kid"},
+                    hate={"first_mate": "lady_lauren"}, navigation=["nav-20"])
+    assert game.pending[0].by == "first_mate" and game.pending[0].kind == "navigate"
+    assert HeuristicBot(5).choose(game, "first_mate")["card"] == "nav-23"
+    search = SearchBot(seed=5, rollouts=8, budget=60)
+    assert search.choose(game, "first_mate")["card"] == "nav-23"
+    assert search.last["worlds"] == 8 and len(search.last["moves"]) == 2
+
+
+def test_search_spends_nothing_on_a_forced_move():
+    """A pick among cards of one kind is one move worth searching (cards of a kind do the
+    same): no world is played. Among two kinds, the budget's worlds are."""
+    for supply, worlds in ((["water"] * 3, 0), (["water", "cash", "water"], 5)):
+        game = lr.new_game("classic", setup={"seats": SEATS[:3], "phase": "supply",
+                                             "supply": supply})
+        bot = SearchBot(seed=1, rollouts=5, budget=60)
+        action = bot.choose(game, game.pending[0].by)
+        assert action["type"] == "pick" and bot.last["worlds"] == worlds
+
+
+def test_search_budget_in_seconds_stops_the_search():
+    game = lr.new_game("classic", players=6, seed=2)
+    bot = SearchBot(seed=1, rollouts=None, budget=0.0)
+    who = game.pending[0].by
+    bot.choose(game, who)
+    assert bot.last["worlds"] in (0, 1)     # at least one world when there is a choice
+
+
+def test_expected_scores_and_survival():
+    game = lr.new_game("classic", players=6, seed=3)
+    for who in game.state.characters:
+        assert 0.0 < survival_chance(game, who) <= 1.0
+    scores = expected_scores(game)
+    assert set(scores) == set(game.state.characters)
+    rnd = random.Random(0)
+    while not game.over:
+        who = game.pending[0].by
+        game.apply_id(who, rnd.choice(game.legal_ids(who)))
+    # at the end, survival is certain for the survivors and expected scores are the scores
+    expected = expected_scores(game)
+    assert expected == pytest.approx({c: float(s) for c, s in game.result["scores"].items()})
+
+
+def test_simulate_with_bots_by_name(capsys):
+    assert main(["simulate", "--games", "2", "--players", "4", "--bots", "heuristic,random"]) == 0
+    out = capsys.readouterr().out
+    assert "2 game(s) of classic with 4 players: bots heuristic,random" in out
+    assert main(["simulate", "--games", "1", "--bots", "nobody"]) == 2
+    assert "--bots names bots among heuristic, random, search" in capsys.readouterr().err
+
+
+def test_play_against_bots_by_name(monkeypatch, capsys):
+    class Script:
+        def readline(self):
+            return "1\n"
+
+    monkeypatch.setattr("sys.stdin", Script())
+    assert main(["play", "--seed", "3", "--players", "4", "--plain", "--bots", "heuristic"]) == 0
+    assert "Final scores:" in capsys.readouterr().out
