@@ -258,4 +258,24 @@ class LifeboatObserver:
         return json.dumps(game.view(character), sort_keys=True, separators=(",", ":"))
 
 
+class LifeboatBot(pyspiel.Bot):
+    """A ``lifeboat_rules`` bot (``RandomBot``, ``HeuristicBot``, ``SearchBot``...) as an
+    OpenSpiel bot of ``python_lifeboat``: ``LifeboatBot(HeuristicBot(seed=1), player=0)``."""
+
+    def __init__(self, bot, player: int):
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+        self.player = player
+
+    def step(self, state: LifeboatState) -> int:
+        character = state.seats[self.player]
+        return state.game.action_id(self.bot.choose(state.game, character))
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+
 pyspiel.register_game(GAME_TYPE, LifeboatGame)

@@ -207,3 +207,15 @@ def test_play_against_bots_by_name(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", Script())
     assert main(["play", "--seed", "3", "--players", "4", "--plain", "--bots", "heuristic"]) == 0
     assert "Final scores:" in capsys.readouterr().out
+
+
+def test_the_core_and_the_bots_import_no_framework():
+    """The adapters' frameworks are imported only by the adapters (the rl extra)."""
+    import subprocess
+    import sys
+    code = ("import sys, lifeboat_rules, lifeboat_rules.bots, lifeboat_rules.encoding, "
+            "lifeboat_rules.cli, lifeboat_rules.determinize; "
+            "print(sorted({'numpy', 'pettingzoo', 'pyspiel', 'gymnasium', 'scipy'} "
+            "& set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

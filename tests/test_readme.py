@@ -13,16 +13,19 @@ def shell_blocks() -> list[str]:
     return re.findall(r"```sh\n(.*?)\n```", README, re.S)
 
 
+TEST_INSTALL = "pip install -e '.[dev,rl]'"   # the rl extra: the agent adapters' tests
+
+
 def test_readme_has_the_two_setup_commands():
     blocks = shell_blocks()
     assert any("pip install ." in b and "lifeboat-rules simulate" in b for b in blocks)
-    assert any("pip install -e '.[dev]'" in b and "python -m pytest" in b for b in blocks)
+    assert any(TEST_INSTALL in b and "python -m pytest" in b for b in blocks)
 
 
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     test_block = next(b for b in shell_blocks() if "python -m pytest" in b)
-    for command in ("pip install -e '.[dev]'", "python -m pytest"):
+    for command in (TEST_INSTALL, "python -m pytest"):
         assert command in test_block and command in ci
 
 
