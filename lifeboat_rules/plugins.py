@@ -112,6 +112,16 @@ def plugin_target(name: str, where: str | None = None, path: str | None = None) 
     return SHIPPED_PLUGINS.get(name, name)
 
 
+def every_shipped_plugin() -> dict:
+    """A ruleset mapping with every shipped expansion and variant (each under what it says it
+    is, ``LIFEBOAT_KIND``)."""
+    spec: dict = {"expansions": [], "variants": []}
+    for name, module in SHIPPED_PLUGINS.items():
+        kind = getattr(importlib.import_module(module), "LIFEBOAT_KIND", "variant")
+        spec["expansions" if kind == "expansion" else "variants"].append(name)
+    return spec
+
+
 def is_installed(name: str) -> bool:
     return name in SHIPPED_PLUGINS or name in entry_point_plugins()
 
