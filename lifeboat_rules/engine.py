@@ -27,16 +27,6 @@ from .stages import Stage, Window
 from .state import State
 
 
-# Events after which every character's free moves (play, preserve, trade offers and answers)
-# are still what they were: none of them moves a provision card, changes a status, the seats,
-# the phase, whether a fight is under way, the open offers or a marker. (A provision card's
-# move has a ``kind``; a navigation card's has none and changes no free move either.)
-STEADY = frozenset({"action", "pass", "join", "turn", "respond", "row", "place", "navigator",
-                    "navigate", "navigation", "thirst", "quench", "damage", "heal", "seagulls",
-                    "swap", "rob", "use", "water", "chum", "pick", "play", "preserve", "robbed",
-                    "object", "objections", "cannibalism", "shark", "flare", "overboard"})
-
-
 class Game:
     """One game of Lifeboat under a ruleset.
 
@@ -46,7 +36,7 @@ class Game:
     """
 
     __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "statuses_changed",
-                 "_pending", "_deciders", "_moves", "_free")
+                 "_pending", "_deciders", "_moves")
 
     def __init__(self, ruleset: Ruleset, state: State, log: list | None = None,
                  secrets: dict | None = None):
@@ -65,7 +55,6 @@ class Game:
         self._pending: list = []
         self._deciders: frozenset = frozenset()
         self._moves: dict = {}
-        self._free: dict = {}
 
     # ------------------------------------------------------------------ who decides what
 
@@ -123,7 +112,8 @@ class Game:
                 for values in atype.moves(self, stage, by):
                     found.append((atype, values))
         if character.awake:
-            free = self._free_moves(by, stage)
+            free = [(atype, values) for atype in rules.free_types
+                    for values in atype.moves(self, stage, by)]
             window = stage if isinstance(stage, Window) and not deciding else None
             if window is not None and window.CLAIMS:
                 claims = window.claims
@@ -134,26 +124,6 @@ class Game:
         if rules.refuse_hook is not None:
             found = [(t, v) for t, v in found if self._plugin_refusal(t, by, v) is None]
         self._moves[by] = found
-        return found
-
-    def _free_moves(self, by: str, stage) -> list:
-        """The free moves of an awake character (R-PLAY-1, R-TRADE-1), kept until an event
-        that may change them: every event but those of ``STEADY``."""
-        log = self.log
-        cached = self._free.get(by)
-        if cached is not None:
-            since, found = cached
-            if since <= len(log):
-                for index in range(since, len(log)):
-                    event = log[index]
-                    kind = event["type"]
-                    if kind not in STEADY and not (kind == "move" and "kind" not in event):
-                        break
-                else:
-                    return found
-        found = [(atype, values) for atype in self.rules.free_types
-                 for values in atype.moves(self, stage, by)]
-        self._free[by] = (len(log), found)
         return found
 
     def legal_actions(self, character: str) -> list:
@@ -306,7 +276,6 @@ class Game:
             self._deciders = frozenset(d.by for d in self._pending)
             del self.log[mark:]
             self._moves = {}
-            self._free = {}
             error = rules.plugin_error(exc, f"applying {atype.name}")
             if error is exc:
                 raise
@@ -498,7 +467,6 @@ class Game:
         other._pending = self._pending[:]
         other._deciders = self._deciders
         other._moves = {}
-        other._free = {}
         return other
 
     def __repr__(self) -> str:
