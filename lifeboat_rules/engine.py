@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from . import effects, saving, views
-from .effects import copy_event
+from .effects import copy_event, copy_log, has_containers
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
@@ -36,7 +36,7 @@ class Game:
     """
 
     __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "statuses_changed",
-                 "_pending", "_deciders", "_moves")
+                 "_pending", "_deciders", "_moves", "_deep", "_deep_upto")
 
     def __init__(self, ruleset: Ruleset, state: State, log: list | None = None,
                  secrets: dict | None = None):
@@ -55,6 +55,8 @@ class Game:
         self._pending: list = []
         self._deciders: frozenset = frozenset()
         self._moves: dict = {}
+        self._deep: list = []          # indices of the log's events that hold containers
+        self._deep_upto = 0            # how much of the log _deep has looked at
 
     # ------------------------------------------------------------------ who decides what
 
@@ -81,7 +83,18 @@ class Game:
     @property
     def events(self) -> list:
         """The whole log so far, unredacted (a copy)."""
-        return [copy_event(e) for e in self.log]
+        return copy_log(self.log, self.deep_events())
+
+    def deep_events(self) -> list:
+        """Indices of the log's events that hold lists or mappings (brought up to date):
+        copies of the others are one step (``effects.copy_log``)."""
+        log = self.log
+        deep = self._deep
+        for index in range(self._deep_upto, len(log)):
+            if has_containers(log[index]):
+                deep.append(index)
+        self._deep_upto = len(log)
+        return deep
 
     @property
     def top(self) -> Stage | None:
@@ -275,6 +288,8 @@ class Game:
             self.state, self.secrets, self._pending = saved
             self._deciders = frozenset(d.by for d in self._pending)
             del self.log[mark:]
+            self._deep = [index for index in self._deep if index < mark]
+            self._deep_upto = min(self._deep_upto, mark)
             self._moves = {}
             error = rules.plugin_error(exc, f"applying {atype.name}")
             if error is exc:
@@ -467,6 +482,8 @@ class Game:
         other._pending = self._pending[:]
         other._deciders = self._deciders
         other._moves = {}
+        other._deep = self._deep[:]
+        other._deep_upto = self._deep_upto
         return other
 
     def __repr__(self) -> str:
