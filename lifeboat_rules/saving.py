@@ -219,6 +219,11 @@ def read(data: Any) -> tuple:
     table = Table.from_data(data["table"]["kinds"], data["table"]["navcards"])
     state = declare.load(State, data["state"], ruleset.rules.stages, table=table)
     _check_state(ruleset, state)
+    # the ruleset's order, whatever the order of the saved keys (JSON objects have none): the
+    # order characters are gone through in (end of round, R-END-2 positions, scores) must not
+    # depend on how the save was stored
+    chars = state.characters
+    state.characters = {cid: chars[cid] for cid in ruleset.content.characters if cid in chars}
     secrets = {int(key): Secret(tuple(s["audience"]), tuple(s["hidden"])) for key, s in secrets.items()}
     return ruleset, state, log, secrets
 
