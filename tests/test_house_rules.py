@@ -150,6 +150,7 @@ def _site_packages(python: str) -> str:
     return out.stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_packaged_plugin_installed_in_a_temporary_venv(tmp_path):
     # a venv that sees this environment's packages (lifeboat_rules, pip, setuptools, wheel)
     # through a .pth file, so that nothing is downloaded
