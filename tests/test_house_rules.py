@@ -94,6 +94,17 @@ def test_drink_water_by_module_path(module_path):
     assert [game.state.table.kinds[c] for c in game.state.discard] == ["water"]
 
 
+def test_the_guide_shows_the_plugin_as_it_is():
+    """docs/house-rules.md lists the module's code (all but its docstring): the code a reader
+    copies is the code these tests run."""
+    with open(os.path.join(PACKAGE, "lifeboat_drink_water.py")) as handle:
+        source = handle.read()
+    code = source[source.index("from lifeboat_rules import"):]
+    with open(os.path.join(EXAMPLES, "..", "house-rules.md")) as handle:
+        guide = handle.read()
+    assert f"```python\n{code}```" in guide
+
+
 def test_drink_water_games_are_played_to_the_end_and_water_gets_drunk(module_path):
     ruleset = lr.load_ruleset(example("drink-water.yaml"))
     drunk = 0
