@@ -425,7 +425,14 @@ class Game:
 
     def view(self, character: str | None = None) -> dict:
         """What ``character``'s player may know (None: what everyone may know), JSON-safe."""
-        return views.view(self, character)
+        try:
+            return views.view(self, character)
+        except Exception as exc:
+            # a view asks plugins too (a fight's strengths): one that fails is named, as in
+            # apply, so that a front end catching IllegalAction survives it
+            if not self.rules.guarded or self.rules.blame(exc) is None:
+                raise
+            raise self.rules.plugin_error(exc, "making a view") from exc
 
     def events_for(self, character: str | None, since: int = 0) -> list:
         """The log from index ``since`` on, as ``character``'s player may see it (None: a
