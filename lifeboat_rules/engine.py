@@ -102,11 +102,13 @@ class Game:
     def moves(self, by: str) -> list:
         """``[(ActionType, values)]``: every move ``by`` may make now (cached until the next
         change). The one listing behind ``legal_actions`` and ``legal_ids``."""
+        if type(by) is not str:   # not a character id (and maybe not hashable): no move
+            return []
         found = self._moves.get(by)
         if found is not None:
             return found
         state = self.state
-        character = state.characters.get(by) if type(by) is str else None
+        character = state.characters.get(by)
         if character is None or state.over:
             return []
         found = []
