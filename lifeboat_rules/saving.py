@@ -273,7 +273,7 @@ def _check_table(ruleset: Ruleset, table, problems: list) -> None:
         for card, kind in kinds.items():
             if not (card[:1] == "p" and card[1:].isdigit() and len(card) <= 7):
                 problems.append((f"table.kinds.{card}", "a card id is p followed by digits"))
-            elif kind not in provisions:
+            elif type(kind) is not str or kind not in provisions:
                 problems.append((f"table.kinds.{card}", f"unknown provision {short_value(kind)}"))
     if type(navcards) is not dict or len(navcards) > declare.MAX_ITEMS:
         problems.append(("table.navcards", "must be an object"))
@@ -304,7 +304,7 @@ def _selection_ok(value, ruleset: Ruleset) -> bool:
         if set(value) == {"all_except"}:
             return ids(value["all_except"])
         if set(value) == {"marked"}:
-            return value["marked"] in ruleset.rules.markers
+            return type(value["marked"]) is str and value["marked"] in ruleset.rules.markers
         return False
     return ids(value)
 
