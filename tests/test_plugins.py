@@ -835,6 +835,50 @@ def test_game_hooks_add_forbid_resolve_and_adjust(plugin):
     assert game.result["scores"]["the_kid"] == 9 + 1       # survival 9 (R-SCORE-2) and style
 
 
+def test_a_marker_of_a_plugin_and_a_strength_bonus(plugin):
+    """lifeboat_markers registers a marker (saved, restored and shown like the base game's);
+    a lifeboat_strength wrapper adds to a member's strength (R-FIGHT-3), which decides the
+    fight (R-FIGHT-4: the losing side takes 1 damage; a tie would go to the defender)."""
+    name = plugin("""
+        from lifeboat_rules import effects, hookimpl
+        from lifeboat_rules.records import Marker
+
+        @hookimpl
+        def lifeboat_markers():
+            return [Marker("lucky", round=False, rule="HOUSE-LUCK")]
+
+        @hookimpl
+        def lifeboat_phase_start(game, phase):
+            if phase == "action":
+                effects.mark(game, "the_kid", "lucky")
+
+        @hookimpl(wrapper=True)
+        def lifeboat_strength(game, character):
+            strength = yield
+            return strength + 10 if "lucky" in game.state.characters[character].markers else strength
+    """)
+    ruleset = lr.load_ruleset({"plugins": [name]})
+    assert ruleset.rules.markers["lucky"].rule == "HOUSE-LUCK"
+    game = lr.new_game(ruleset, setup={"seats": ["frenchy", "the_kid", "lady_lauren"],
+                                       "hand": {"the_kid": ["cash"]}, "phase": "action"})
+    assert game.view(None)["characters"]["the_kid"]["markers"] == ["lucky"]
+    game.apply({"by": "frenchy", "type": "rob", "target": "the_kid", "card": "hand"})
+    game.apply({"by": "the_kid", "type": "refuse"})
+    # Frenchy 6 against the Kid 3 + 10
+    assert game.view(None)["stage"]["strength"] == {"attacker": 6, "defender": 13}
+    restored = lr.Game.from_dict(json.loads(dump(game)))        # the marker is known: restored
+    while game.top.KIND == "fight":
+        action = {"by": game.pending[0].by, "type": "pass"}
+        events = game.apply(action)
+        assert restored.apply(action) == events
+    fight = next(e for e in game.log if e["type"] == "fight")
+    assert fight["winner"] == "defender" and fight["strength"] == {"attacker": 6, "defender": 13}
+    chars = game.state.characters
+    assert (chars["frenchy"].damage, chars["the_kid"].damage) == (1, 0)
+    assert len(chars["the_kid"].hand) == 1                        # nothing robbed
+    assert dump(restored) == dump(game)
+
+
 def test_no_hook_is_called_on_the_hot_path_when_nobody_implements_it(monkeypatch):
     """The base game answers its own hooks (damage, thirst, overboard, strength, score)
     inline: a game with no plugin from outside calls no hook at all, from the deal to the
