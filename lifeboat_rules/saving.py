@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import declare
 from .effects import Secret
 from .errors import ContentError
-from .records import Status
+from .records import Status, short
 from .rules.scoring import score_game
 from .rulesets import Ruleset, ruleset_from_spec
 from .plugins import is_installed, plugin_target
@@ -229,7 +229,8 @@ def read(data: Any) -> tuple:
 
 
 def short_value(value) -> str:
-    text = repr(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
+    # records.short: even an int past the int-to-str limit has words
+    text = short(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
     return text[:40]
 
 
