@@ -172,22 +172,28 @@ def _tamper(kind, change, ruleset="classic"):
 def test_saved_stages_hold_characters_in_play():
     """stages.Stage.problems (REFS) and saving.from_dict: stage data that named no character
     in play was accepted and crashed later (KeyError in Respond, TypeError in the supply and
-    action phases)."""
-    def stake_target(state):
-        state["stack"][-1]["stake"]["target"] = True
-    _tamper("respond", stake_target)
+    action phases). Every field of a stage that names characters is checked: a name that is
+    no character in play, and a value that is no name, are refused at their place."""
+    def top(index):
+        return lambda state: state["stack"][index]
 
-    def pickers(state):
-        state["stack"][0]["pickers"].append({})
-    _tamper("pick", pickers)
-
-    def order(state):
-        state["stack"][0]["order"][-1] = "nobody"
-    _tamper("turn", order)
-
-    def fell_as(state):
-        state["stack"][-1]["fell_as"] = {}
-    assert "fell_as" in str(_tamper("overboard", fell_as))
+    cases = [("respond", top(-1), "stake", "target"), ("pick", top(0), None, "pickers"),
+             ("turn", top(0), None, "order"), ("overboard", top(-1), None, "fallen"),
+             ("overboard", top(-1), None, "fell_unconscious"),
+             ("overboard", top(-1), None, "fell_dead")]
+    for kind, stage_of, record, field in cases:
+        for odd, problem in (("nobody", "'nobody' is not a character of this game"),
+                             ({}, "must be a string")):
+            def change(state):
+                stage = stage_of(state)
+                holder = stage[record] if record else stage
+                if type(holder[field]) is list:
+                    holder[field] = holder[field] + [odd]
+                else:
+                    holder[field] = odd
+            error = _tamper(kind, change)
+            place = f".{record}.{field}" if record else f".{field}"
+            assert place in error.path and problem in str(error), (kind, field, odd, str(error))
 
 
 def test_a_saved_objection_window_holds_characters_in_play():
