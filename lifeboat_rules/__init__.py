@@ -4,7 +4,8 @@ The public contract (docs/api.md): ``load_ruleset``, ``new_game``, ``Game`` (``p
 ``legal_actions``, ``apply``, the integer actions ``num_actions``, ``legal_ids``,
 ``action_id``, ``action_of``, ``apply_id``, ``view``, ``events_for``, ``to_dict`` /
 ``from_dict``, ``clone``, ``over``, ``result``), ``Decision``, ``IllegalAction``,
-``ContentError``, ``PluginError``; and ``hookimpl`` for plugins (docs/house-rules.md).
+``ContentError``, ``PluginError``; ``describe`` (a sentence for an event, an action or a
+decision, in English or Chinese); and ``hookimpl`` for plugins (docs/house-rules.md).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from .errors import ContentError, IllegalAction, PluginError
 from .hookspecs import hookimpl
 from .records import Decision
 from .rulesets import Ruleset, load_ruleset
+from .words import describe
 
 __all__ = ["load_ruleset", "new_game", "Game", "Ruleset", "Decision", "IllegalAction",
-           "ContentError", "PluginError", "hookimpl", "__version__"]
+           "ContentError", "PluginError", "hookimpl", "describe", "__version__"]
 __version__ = "0.2.0"
 
 

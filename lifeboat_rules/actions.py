@@ -1,4 +1,4 @@
-"""Action types: the vocabulary of moves, declared once (API.md terms: docs/api.md, Actions).
+"""Action types: the vocabulary of moves, declared once (docs/api.md, Actions).
 
 An ``ActionType`` is what a plugin registers (hook ``lifeboat_action_types``) to add a kind of
 action. It declares its parameters (``Param``: a name and a ``Domain``) and three functions:
@@ -18,6 +18,7 @@ the game's fixed action space (``ActionSpace``).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Callable, Iterable
 
 import attrs
@@ -67,7 +68,10 @@ class ActionType:
     ``open``: its forms cannot all be listed (trade offers): ``moves`` lists the canonical ones
     (single-card gifts) and the integer space encodes only those. ``settle(game, stake)``
     carries out a stake this type started once it is allowed or won (R-FIGHT-4). ``private``:
-    parameters only the actor and the characters the action names may see in the log."""
+    parameters only the actor and the characters the action names may see in the log.
+    ``available(game, stage, by)``: optional, whether ``moves`` lists anything, answered
+    faster (a window asks it of everyone after every action); tests/test_legality.py checks
+    that it agrees with ``moves``."""
     name: str
     rule: str
     check: Callable[..., Refusal | None]
@@ -79,6 +83,7 @@ class ActionType:
     open: bool = False
     settle: Callable | None = None
     private: tuple = ()
+    available: Callable | None = None
 
     @property
     def free(self) -> bool:
@@ -203,6 +208,31 @@ def action_dict(atype: ActionType, by: str, values: tuple) -> dict:
     return action
 
 
+def compile_builder(atype: ActionType):
+    """``action_dict`` for one type as a straight-line function (``legal_actions`` builds
+    one dict per listed move)."""
+    params = atype.params
+    names = [f"v{i}" for i in range(len(params))]
+    lines = ["def build(by, values):"]
+    if names:
+        lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = values")
+    fixed = ["'by': by", f"'type': {atype.name!r}"]
+    later = []
+    for param, var in zip(params, names):
+        listed = param.domain in (Domain.PILE, Domain.CARDS)
+        value = f"{var}[:]" if listed else var
+        if param.optional:
+            later.append(f"    if {var} is not None: action[{param.name!r}] = {value}")
+        else:
+            fixed.append(f"{param.name!r}: {value}")
+    lines.append("    action = {" + ", ".join(fixed) + "}")
+    lines.extend(later)
+    lines.append("    return action")
+    namespace: dict = {}
+    exec(compile("\n".join(lines), f"<lifeboat_rules builder {atype.name}>", "exec"), {}, namespace)
+    return namespace["build"]
+
+
 def first_card(zones: Iterable[list], kinds: dict, wanted: Callable[[str], bool]) -> str | None:
     """The first card of ``zones`` (in order) whose kind ``wanted`` accepts."""
     for zone in zones:
@@ -230,7 +260,7 @@ class Block:
 
 
 class ActionSpace:
-    """The fixed integer action space of one ruleset (API.md: ``num_actions``...).
+    """The fixed integer action space of one ruleset (docs/api.md: ``num_actions``...).
 
     Every move of a type is a mixed-radix number over its parameters' values: a character by
     its place in the ruleset's characters, a card by its place in the game's card table, a
@@ -256,10 +286,12 @@ class ActionSpace:
             self.blocks[atype.name] = block
             offset += block.size
         self.size = offset
+        self.encoders = {name: self._compile(block) for name, block in self.blocks.items()}
         if offset > self.MAX_ACTIONS:
             raise ValueError(f"the integer action space would have {offset} actions; at most "
                              f"{self.MAX_ACTIONS} (fewer cards, characters or rowing draws)")
-        self._starts = sorted((b.offset, b) for b in self.blocks.values())
+        self._blocks_in_order = [b for b in self.blocks.values() if b.size]
+        self._offsets = [b.offset for b in self._blocks_in_order]
 
     def _size(self, atype: ActionType, param: Param) -> int:
         domain = param.domain
@@ -276,6 +308,46 @@ class ActionSpace:
             Domain.OFFER: len(self.characters) * MAX_OPEN_OFFERS,
         }[domain]
         return size + 1 if param.optional and not param.alias else size
+
+    def _compile(self, block: Block):
+        """A straight-line encoder of one type's canonical moves (for ``legal_ids``): the
+        same numbers as ``encode``, without its checks (a listed move needs none)."""
+        atype = block.atype
+        names = [f"v{i}" for i in range(len(atype.params))]
+        lines = ["def encode(state, by, values):", "    table = state.table"]
+        if names:
+            lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = values")
+        number = "0"
+        for param, size, var in zip(atype.params, block.sizes, names):
+            domain = param.domain
+            if atype.open:
+                digit = "table.card_index[" + var + "[0]]" if param.name == "give" else (
+                    "0" if param.name == "take" else f"ci[{var}]")
+            elif domain is Domain.CHARACTER:
+                digit = f"ci[{var}]"
+            elif domain is Domain.CARD:
+                digit = f"table.card_index[{var}]"
+            elif domain is Domain.CARD_OR_HAND:
+                digit = f"(0 if {var} == 'hand' else table.card_index[{var}] + 1)"
+            elif domain is Domain.NAVCARD:
+                digit = f"table.nav_index[{var}]"
+            elif domain is Domain.SIDE:
+                digit = f"(0 if {var} == 'attacker' else 1)"
+            elif domain is Domain.PILE:
+                digit = f"pile_mask(state.drawn, {var})"
+            elif domain is Domain.OFFER:
+                digit = f"offer_slot(state, by, {var})"
+            else:  # pragma: no cover
+                raise ValueError(domain)
+            if param.optional and not param.alias:
+                digit = f"(0 if {var} is None else {digit} + 1)"
+            number = f"({number}) * {size} + {digit}"
+        lines.append(f"    return {block.offset} + {number}")
+        namespace: dict = {}
+        env = {"ci": self.character_index, "pile_mask": _pile_mask,
+               "offer_slot": lambda state, by, offer_id: self._slot_in(state.offers, by, offer_id)}
+        exec(compile("\n".join(lines), f"<lifeboat_rules encoder {atype.name}>", "exec"), env, namespace)
+        return namespace["encode"]
 
     # values <-> digits
 
@@ -326,8 +398,11 @@ class ActionSpace:
         return None if index is None else index + shift
 
     def _offer_slot(self, game, by, offer_id):
+        return self._slot_in(game.state.offers, by, offer_id)
+
+    def _slot_in(self, offers, by, offer_id):
         rank: dict = {}
-        for offer in game.state.offers:
+        for offer in offers:
             if offer.to == by:
                 place = rank.get(offer.by, 0)
                 if offer.id == offer_id:
@@ -341,13 +416,7 @@ class ActionSpace:
         """The move an integer stands for now, or None if it stands for none."""
         if type(number) is not int or not 0 <= number < self.size:
             return None
-        block = None
-        for offset, candidate in reversed(self._starts):
-            if offset <= number:
-                block = candidate
-                break
-        if block is None:  # pragma: no cover
-            return None
+        block = self._blocks_in_order[bisect_right(self._offsets, number) - 1]
         atype = block.atype
         rest = number - block.offset
         digits = []
@@ -404,4 +473,11 @@ class ActionSpace:
 
 
 _NOTHING = object()
+
+
+def _pile_mask(drawn: list, pile: list) -> int:
+    mask = 0
+    for card in pile:
+        mask |= 1 << drawn.index(card)
+    return mask
 

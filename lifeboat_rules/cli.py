@@ -1,4 +1,4 @@
-"""The command line: ``lifeboat-rules check | validate | simulate | play`` (API.md)."""
+"""The command line: ``lifeboat-rules check | validate | simulate | play`` (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -79,11 +79,15 @@ def _validate(args) -> int:
     return 1 if bad or not files else 0
 
 
+# events --verbose leaves out: each repeats what a neighbouring event says
+BOOKKEEPING = frozenset({"action", "move", "marker"})
+
+
 def _simulate(args) -> int:
     from . import load_ruleset
     from .bots import RandomPlayer
-    from .narrate import describe
     from . import new_game
+    from .words import describe
 
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
@@ -101,15 +105,13 @@ def _simulate(args) -> int:
             total_actions += 1
             if args.verbose:
                 for event in game.log[shown:]:
-                    line = describe(event)
-                    if line:
-                        print(line)
+                    if event["type"] not in BOOKKEEPING:
+                        print(describe(event, game))
                 shown = len(game.log)
         if args.verbose:
             for event in game.log[shown:]:
-                line = describe(event)
-                if line:
-                    print(line)
+                if event["type"] not in BOOKKEEPING:
+                    print(describe(event, game))
         result = game.result
         total_rounds += game.state.round
         for winner in result["winners"]:
@@ -138,12 +140,21 @@ def _play(args) -> int:
     return play(args)
 
 
+def _schema(args) -> int:
+    from .plugins import every_shipped_plugin
+    from .rulesets import load_ruleset
+    from .saving import saved_game_schema
+    ruleset = load_ruleset(args.ruleset if args.ruleset is not None else every_shipped_plugin())
+    print(json.dumps(saved_game_schema(ruleset), indent=2))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="lifeboat-rules",
                                      description="The reference rules engine for Lifeboat.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    check = sub.add_parser("check", help="run rules-reference scenario files (SCENARIOS.md)")
+    check = sub.add_parser("check", help="run rules-reference scenario files (docs/scenarios.md)")
     check.add_argument("paths", nargs="+", help="scenario files or folders")
     check.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     check.set_defaults(run=_check)
@@ -161,12 +172,24 @@ def main(argv=None) -> int:
     simulate.add_argument("--json", action="store_true", help="one JSON result line per game")
     simulate.set_defaults(run=_simulate)
 
+    schema = sub.add_parser("schema", help="print the JSON Schema of a saved game "
+                                           "(Game.to_dict), derived from the state's declaration")
+    schema.add_argument("--ruleset", default=None,
+                        help="the ruleset whose stages it names (default: every shipped "
+                             "expansion and variant, as schemas/saved_game.schema.json)")
+    schema.set_defaults(run=_schema)
+
+    from .words import languages
     play = sub.add_parser("play", help="play a game in the terminal against random players")
-    play.add_argument("--players", type=int, default=None)
-    play.add_argument("--ruleset", default="classic")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
+    play.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
+    play.add_argument("--seed", type=int, default=None, help="default: a random one, shown")
     play.add_argument("--as", dest="character", default=None,
-                      help="the character you play (default: the first seat)")
+                      help="the character you play, by id or name (default: the first seat)")
+    play.add_argument("--lang", default="en", choices=languages(),
+                      help="the language of the game's words (default: en)")
+    play.add_argument("--plain", action="store_true",
+                      help="plain text even when rich is installed")
     play.set_defaults(run=_play)
 
     args = parser.parse_args(argv)

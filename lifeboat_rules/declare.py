@@ -19,7 +19,6 @@ copies). A plugin's stage declares its fields the same way (docs/house-rules.md)
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Callable
 
 import attrs
@@ -135,7 +134,8 @@ def shared(*, doc: str = ""):
 def state(cls):
     """Declare a mutable record of the state: slots, keyword-only, copied on clone
     (``obj.clone()``)."""
-    cls = attrs.define(cls, slots=True, kw_only=True, eq=False)
+    # no hooks on assignment: a field is set often (and by clone, for every field)
+    cls = attrs.define(cls, slots=True, kw_only=True, eq=False, on_setattr=attrs.setters.NO_OP)
     cls.__lifeboat_frozen__ = False
     cls.clone = clone
     return cls
@@ -234,12 +234,24 @@ def _same(obj):
 
 # --------------------------------------------------------------------------- dump and load
 
-def _copy_json(value):
+def copy_json(value):
+    """A copy of JSON-like data (plain loops: faster than comprehensions, which cost a frame
+    each; most values are flat lists of strings or small mappings)."""
     kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
     if kind is list or kind is tuple:
-        return [_copy_json(v) for v in value]
+        copy = list(value)
+        for index, item in enumerate(copy):
+            kind = type(item)
+            if kind is list or kind is dict or kind is tuple:
+                copy[index] = copy_json(item)
+        return copy
+    if kind is dict:
+        copy = value.copy()
+        for key, item in copy.items():
+            kind = type(item)
+            if kind is list or kind is dict or kind is tuple:
+                copy[key] = copy_json(item)
+        return copy
     return value
 
 
@@ -253,7 +265,7 @@ def _dumper(cls) -> Callable:
     if function is not None:
         return function
     lines = ["def dump(self):", "    return {"]
-    env = {"dump_any": dump, "copy_json": _copy_json, "dump_stage": dump_stage}
+    env = {"dump_any": dump, "copy_json": copy_json, "dump_stage": dump_stage}
     for field_name, spec in specs(cls):
         get = f"self.{field_name}"
         shape = spec.shape
@@ -323,7 +335,7 @@ def load(cls, data: dict, stage_classes: dict | None = None, **shared_values):
         elif shape == "stages":
             value = [load(stage_classes[item["stage"]], item, stage_classes) for item in raw]
         elif shape in ("data", "data?"):
-            value = _copy_json(raw)
+            value = copy_json(raw)
         elif shape == "big":
             value = int(raw, 16)
         else:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Iterable
 
 import attrs
 
-from .records import DISCARD, Deck, End, Pile, Status, Zone, short
+from .declare import copy_json
+from .records import DISCARD, REMOVED, Deck, End, Pile, Status, Zone, front, hand, short
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -45,6 +46,38 @@ def hook_nonsense(hook: str, answer, what: str):
     raise HookAnswerError(hook, f"answered {short(answer)} {what}")
 
 
+# The fields that hold lists or mappings, for each event type the built-in rules emit (the
+# others hold strings, numbers, booleans or null). Events are copied whenever they are handed
+# out (``apply``, ``to_dict``, ``events_for``): a flat one is copied in one step. An event type
+# not listed here (a plugin's) is looked through. tests/test_events.py keeps this true.
+CONTAINERS = {
+    "action": ("action",), "fight": ("attackers", "defenders", "strength"),
+    "fight_start": ("attackers", "defenders"), "flare": ("cards",),
+    "game_over": ("scores", "winners"), "navigation": ("data",), "objections": ("objectors",),
+    "offer": ("give", "take"), "overboard": ("characters",), "seats": ("seats",),
+    "setup": ("seats",),
+    **{kind: () for kind in (
+        "adrift", "cannibalism", "card_marker", "chum", "damage", "decline", "eaten", "heal",
+        "join", "kept", "lost", "marker", "move", "navigate", "navigator", "object",
+        "offer_void", "pass", "phase", "pick", "place", "play", "preserve", "quench",
+        "respond", "rob", "robbed", "row", "seagulls", "shark", "status", "swap", "thirst",
+        "trade", "turn", "use", "water")},
+}
+
+
+def copy_event(event: dict) -> dict:
+    """A copy of an event deep enough that nothing is shared with the log."""
+    copy = event.copy()
+    keys = CONTAINERS.get(event["type"])
+    if keys is None:
+        keys = [k for k, v in copy.items() if type(v) is list or type(v) is dict]
+    for key in keys:
+        value = copy.get(key)
+        if type(value) is list or type(value) is dict:
+            copy[key] = copy_json(value)
+    return copy
+
+
 def emit(game: "Game", event: dict, secret: Secret | None = None) -> dict:
     log = game.log
     if secret is not None:
@@ -62,6 +95,7 @@ def _status_changed(game: "Game", who: str, old: Status) -> None:
     character = game.state.characters[who]
     new = character.status
     if new is not old:
+        game.statuses_changed = True
         emit(game, {"type": "status", "character": who, "status": new.value})
         hook = game.rules.status_hook
         if hook is not None:
@@ -106,9 +140,9 @@ def lose(game: "Game", who: str, cause: str) -> None:
     character = state.characters[who]
     old = character.status
     for card in character.hand[:]:
-        move(game, card, Zone(Pile.HAND, who), Zone(Pile.REMOVED))
+        move(game, card, hand(who), REMOVED)
     for card in character.front[:]:
-        move(game, card, Zone(Pile.FRONT, who), Zone(Pile.REMOVED))
+        move(game, card, front(who), REMOVED)
     for marker in character.markers[:]:
         mark(game, who, marker, False)
     if who in state.seats:
@@ -165,7 +199,7 @@ def move(game: "Game", card: str, source: Zone, target: Zone, top: bool = False,
 def discard(game: "Game", who: str, card: str) -> None:
     """``who`` spends a card from its hand or from in front of it (R-PLAY-2)."""
     character = game.state.characters[who]
-    source = Zone(Pile.HAND, who) if card in character.hand else Zone(Pile.FRONT, who)
+    source = hand(who) if card in character.hand else front(who)
     move(game, card, source, DISCARD)
 
 
@@ -185,16 +219,17 @@ def move_navigation(game: "Game", card: str, source: Deck, target: Deck,
     the cards drawn, the rowing pile and the card being resolved. Which card it is stays
     secret except to ``seen_by``; ``seen_by=None``: everyone sees it."""
     state = game.state
+    source_name, target_name = str.__str__(source), str.__str__(target)
     if source is Deck.CURRENT:
         state.current = None
     else:
-        getattr(state, source.value).remove(card)
+        getattr(state, source_name).remove(card)
     if target is Deck.CURRENT:
         state.current = card
     else:
-        getattr(state, target.value).append(card)
+        getattr(state, target_name).append(card)
     secret = None if seen_by is None or target is Deck.CURRENT else Secret(tuple(seen_by), ("card",))
-    emit(game, {"type": "move", "card": card, "from": source.value, "to": target.value}, secret)
+    emit(game, {"type": "move", "card": card, "from": source_name, "to": target_name}, secret)
 
 
 # --------------------------------------------------------------------------- table

@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from . import effects, saving, views
+from .effects import copy_event
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
@@ -26,18 +27,6 @@ from .stages import Stage, Window
 from .state import State
 
 
-def _copy_event(event: dict) -> dict:
-    """A copy of an event: most are flat; nested values (lists, the action) are copied too."""
-    copy = event.copy()
-    for key, value in event.items():
-        kind = type(value)
-        if kind is list:
-            copy[key] = [v.copy() if type(v) is dict else v for v in value]
-        elif kind is dict:
-            copy[key] = {k: v[:] if type(v) is list else v for k, v in value.items()}
-    return copy
-
-
 class Game:
     """One game of Lifeboat under a ruleset.
 
@@ -46,7 +35,8 @@ class Game:
     ``view`` and ``events_for``; save it with ``to_dict`` / ``Game.from_dict``.
     """
 
-    __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "_pending", "_moves")
+    __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "statuses_changed",
+                 "_pending", "_deciders", "_moves")
 
     def __init__(self, ruleset: Ruleset, state: State, log: list | None = None,
                  secrets: dict | None = None):
@@ -61,7 +51,9 @@ class Game:
         if len(table.kinds) > space.cards or len(table.navcards) > space.navcards:
             space = rules.space_for(len(table.navcards), len(table.kinds))
         self.space = space
+        self.statuses_changed = True     # set by effects: is anyone still alive? (R-END-1)
         self._pending: list = []
+        self._deciders: frozenset = frozenset()
         self._moves: dict = {}
 
     # ------------------------------------------------------------------ who decides what
@@ -89,7 +81,7 @@ class Game:
     @property
     def events(self) -> list:
         """The whole log so far, unredacted (a copy)."""
-        return [_copy_event(e) for e in self.log]
+        return [copy_event(e) for e in self.log]
 
     @property
     def top(self) -> Stage | None:
@@ -114,7 +106,7 @@ class Game:
         found = []
         rules = self.rules
         stage = state.stack[-1] if state.stack else None
-        deciding = any(d.by == by for d in self._pending)
+        deciding = by in self._deciders
         if deciding:
             if stage.PASSABLE:
                 found.append((rules.types["pass"], ()))
@@ -122,13 +114,15 @@ class Game:
                 for values in atype.moves(self, stage, by):
                     found.append((atype, values))
         if character.awake:
+            free = [(atype, values) for atype in rules.free_types
+                    for values in atype.moves(self, stage, by)]
             window = stage if isinstance(stage, Window) and not deciding else None
-            for atype in rules.free_types:
-                claimable = window is not None and atype.name in window.CLAIMS
-                for values in atype.moves(self, stage, by):
-                    if claimable and window.claims(self, atype, by, values):
-                        continue   # a window action, for the pending only (R-WIN-2)
-                    found.append((atype, values))
+            if window is not None and window.CLAIMS:
+                claims = window.claims
+                found.extend(m for m in free if m[0].name not in window.CLAIMS
+                             or not claims(self, m[0], by, m[1]))   # window actions (R-WIN-2)
+            else:
+                found.extend(free)
         if rules.refuse_hook is not None:
             found = [(t, v) for t, v in found if self._plugin_refusal(t, by, v) is None]
         self._moves[by] = found
@@ -137,7 +131,8 @@ class Game:
     def legal_actions(self, character: str) -> list:
         """Every action ``character`` may apply now, one dict per distinct move (cards by
         instance id, optional fields always given or always left out)."""
-        return [action_dict(atype, character, values) for atype, values in self.moves(character)]
+        builders = self.rules.builders
+        return [builders[atype.name](character, values) for atype, values in self.moves(character)]
 
     def verdict(self, atype: ActionType, by: str, values: tuple) -> Refusal | None:
         """Why the move is not legal now, or None: the one decision ``apply`` and
@@ -154,7 +149,7 @@ class Game:
         elif not character.awake:
             return Refusal("R-STATUS", f"{by} is {character.status}: only awake characters act")
         stage = state.stack[-1] if state.stack else None
-        deciding = any(d.by == by for d in self._pending)
+        deciding = by in self._deciders
         if atype.free:
             refusal = atype.check(self, stage, by, *values)
             if refusal is not None:
@@ -198,9 +193,10 @@ class Game:
 
     def legal_ids(self, character: str) -> list:
         """The sorted integers of ``legal_actions(character)``."""
-        space = self.space
-        return sorted(space.encode(self, character, atype, values)
-                      for atype, values in self.moves(character))
+        encoders = self.space.encoders
+        state = self.state
+        return sorted([encoders[atype.name](state, character, values)
+                       for atype, values in self.moves(character)])
 
     def action_id(self, action: Any) -> int:
         """The integer of an action (a listed one, or one ``apply`` takes for it)."""
@@ -258,29 +254,35 @@ class Game:
             saved = (self.state.clone(), self.secrets.copy(), self._pending[:])
         mark = len(self.log)
         try:
-            action = action_dict(atype, by, values)
-            effects.emit(self, {"type": "action", "action": action},
-                         self._action_secret(atype, by, values))
-            stage = self.state.stack[-1] if self.state.stack else None
+            build = rules.builders[atype.name]
+            effects.emit(self, {"type": "action", "action": build(by, values)},
+                         self._action_secret(atype, by, values) if atype.private else None)
+            stack = self.state.stack
+            stage = stack[-1] if stack else None
             hook = rules.resolve_hook
-            if hook is None or not hook(game=self, action=action_dict(atype, by, values)):
+            if hook is None or not hook(game=self, action=build(by, values)):
                 atype.resolve(self, stage, by, *values)
-            if isinstance(stage, Window):
-                stack = self.state.stack
-                if stack and stack[-1] is stage:
+            hint = None
+            if isinstance(stage, Window) and stack and stack[-1] is stage:
+                if atype.name == "pass":
+                    # a pass changes nothing but who has passed (R-WIN-2): the others
+                    # pending stay pending, and nobody else becomes so
+                    hint = [c.by for c in self._pending if c.by != by]
+                else:
                     stage.after(self, atype, by, values)
-            self._run()
+            self._run(hint)
         except Exception as exc:
             if not guarded:
                 raise
             self.state, self.secrets, self._pending = saved
+            self._deciders = frozenset(d.by for d in self._pending)
             del self.log[mark:]
             self._moves = {}
             error = rules.plugin_error(exc, f"applying {atype.name}")
             if error is exc:
                 raise
             raise error from exc
-        return [_copy_event(e) for e in self.log[mark:]]
+        return [copy_event(e) for e in self.log[mark:]]
 
     def _action_secret(self, atype: ActionType, by: str, values: tuple) -> Secret | None:
         """Fields of an action only its actor (and whom it names) may see: the pile a rower
@@ -294,28 +296,34 @@ class Game:
 
     # ------------------------------------------------------------------ the loop
 
-    def _run(self) -> None:
-        """Move the game on until someone has a decision or the game is over."""
+    def _run(self, hint: list | None = None) -> None:
+        """Move the game on until someone has a decision or the game is over. ``hint``:
+        who is pending at the innermost stage, when the caller knows it."""
         state = self.state
         stack = state.stack
-        characters = state.characters.values()
+        self._moves = {}
         while not state.over:
-            if not any(c.alive for c in characters):
-                self.end(End.ALL_DEAD)          # R-END-1: no character is alive
-                break
+            if self.statuses_changed:
+                self.statuses_changed = False
+                if not any(c.alive for c in state.characters.values()):
+                    self.end(End.ALL_DEAD)          # R-END-1: no character is alive
+                    break
             if not stack:
                 self._next_phase()
                 continue
             top = stack[-1]
-            waiting = top.pending(self)
+            if hint is not None:
+                waiting, hint = hint, None
+            else:
+                waiting = top.pending(self)
             if waiting:
                 kind = top.KIND
                 self._pending = [Decision(c, kind) for c in waiting]
-                self._moves = {}
+                self._deciders = frozenset(waiting)
                 return
             top.advance(self)
         self._pending = []
-        self._moves = {}
+        self._deciders = frozenset()
 
     def refresh(self) -> None:
         """Recompute who is pending from the innermost stage (after a game is restored)."""
@@ -325,6 +333,7 @@ class Game:
             self._pending = []
         else:
             self._pending = [Decision(c, top.KIND) for c in top.pending(self)]
+        self._deciders = frozenset(d.by for d in self._pending)
 
     def _next_phase(self) -> None:
         """The phase on the stack is over (or did not take place): begin the next one; after
@@ -343,7 +352,7 @@ class Game:
     def begin_phase(self, phase: Phase) -> None:
         state = self.state
         state.phase = phase
-        stage = dict(self.rules.phases)[phase](self)
+        stage = self.rules.phase_begin[phase](self)
         if stage is None:
             return
         self.push(stage)
@@ -463,7 +472,9 @@ class Game:
         other.log = self.log[:]
         other.secrets = self.secrets.copy()
         other.space = self.space
+        other.statuses_changed = self.statuses_changed
         other._pending = self._pending[:]
+        other._deciders = self._deciders
         other._moves = {}
         return other
 

@@ -1,4 +1,4 @@
-"""The two errors of the public contract (API.md, Errors)."""
+"""The two errors of the public contract (docs/api.md, Errors)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .actions import ActionSpace, ActionType, Domain, Effect, Param
+from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_builder
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker, short
@@ -110,6 +110,16 @@ def plugin_target(name: str, where: str | None = None, path: str | None = None) 
                                f"{ENTRY_POINT_GROUP!r}); name the module instead", where, path)
         return points[0]
     return SHIPPED_PLUGINS.get(name, name)
+
+
+def every_shipped_plugin() -> dict:
+    """A ruleset mapping with every shipped expansion and variant (each under what it says it
+    is, ``LIFEBOAT_KIND``)."""
+    spec: dict = {"expansions": [], "variants": []}
+    for name, module in SHIPPED_PLUGINS.items():
+        kind = getattr(importlib.import_module(module), "LIFEBOAT_KIND", "variant")
+        spec["expansions" if kind == "expansion" else "variants"].append(name)
+    return spec
 
 
 def is_installed(name: str) -> bool:
@@ -363,6 +373,8 @@ class Rules:
     effect_of: dict = attrs.field(init=False)      # provision kind -> effect name
     parasol_kinds: frozenset = attrs.field(init=False)
     round_markers: tuple = attrs.field(init=False)
+    phase_begin: dict = attrs.field(init=False)
+    builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
@@ -396,6 +408,8 @@ class Rules:
                           if info.effect}
         self.parasol_kinds = frozenset(k for k, e in self.effect_of.items() if e == "parasol")
         self.round_markers = tuple(m.name for m in self.markers.values() if m.round)
+        self.phase_begin = dict(self.phases)
+        self.builders = {name: compile_builder(atype) for name, atype in self.types.items()}
         self.space = self.space_for(len(self.content.navigation), self.content.card_count)
         # A game applies actions as transactions (a copy to go back to) when code from outside
         # this package takes part; the built-in rules decide before they change anything.

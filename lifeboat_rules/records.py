@@ -8,6 +8,7 @@ the JSON a front end sends, and ``.value`` is what goes into views, events and s
 from __future__ import annotations
 
 import enum
+from typing import NamedTuple
 
 import attrs
 
@@ -83,19 +84,18 @@ class Deck(Word):
 
 @attrs.frozen(slots=True)
 class Zone:
-    """A place for provision cards: a table pile, or a character's hand or front."""
+    """A place for provision cards: a table pile, or a character's hand or front.
+    ``label``: the zone as events name it (``hand:the_kid``, ``front:frenchy``, ``discard``);
+    ``public``: cards here are face up for everyone (R-PLAY-1)."""
     pile: Pile
     owner: str | None = None
+    label: str = attrs.field(init=False, eq=False, repr=False)
+    public: bool = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def label(self) -> str:
-        """The zone as events name it: ``hand:the_kid``, ``front:frenchy``, ``discard``."""
-        return f"{self.pile.value}:{self.owner}" if self.owner is not None else self.pile.value
-
-    @property
-    def public(self) -> bool:
-        """Cards here are face up for everyone (R-PLAY-1)."""
-        return self.pile is Pile.FRONT or self.pile is Pile.DISCARD
+    def __attrs_post_init__(self):
+        pile = str.__str__(self.pile)
+        object.__setattr__(self, "label", f"{pile}:{self.owner}" if self.owner is not None else pile)
+        object.__setattr__(self, "public", self.pile is Pile.FRONT or self.pile is Pile.DISCARD)
 
 
 SUPPLY = Zone(Pile.SUPPLY)
@@ -104,16 +104,27 @@ DISCARD = Zone(Pile.DISCARD)
 REMOVED = Zone(Pile.REMOVED)
 
 
+_HANDS: dict = {}
+_FRONTS: dict = {}
+
+
 def hand(owner: str) -> Zone:
-    return Zone(Pile.HAND, owner)
+    """The hand of ``owner`` (one record per owner: zones are made on every card move)."""
+    zone = _HANDS.get(owner)
+    if zone is None:
+        zone = _HANDS[owner] = Zone(Pile.HAND, owner)
+    return zone
 
 
 def front(owner: str) -> Zone:
-    return Zone(Pile.FRONT, owner)
+    """What lies face up in front of ``owner``."""
+    zone = _FRONTS.get(owner)
+    if zone is None:
+        zone = _FRONTS[owner] = Zone(Pile.FRONT, owner)
+    return zone
 
 
-@attrs.frozen(slots=True)
-class Decision:
+class Decision(NamedTuple):
     """A decision the game waits for: ``by`` (a character id) must decide something of
     ``kind`` (pick, turn, place, respond, fight, navigate, overboard, thirst, object)."""
     by: str

@@ -1,7 +1,7 @@
 """A small deterministic random generator (SplitMix64).
 
 The whole generator state is one 64-bit integer kept in the game state, so that a game
-copies, saves and replays exactly, on any machine and any Python version (API.md: same seed,
+copies, saves and replays exactly, on any machine and any Python version (docs/api.md: same seed,
 same actions, same game). ``random.Random`` is avoided on purpose: its state is large and its
 derived methods are not promised to stay the same across Python versions.
 """

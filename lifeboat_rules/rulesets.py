@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import importlib
 import json
 import os
 import types as pytypes
@@ -168,8 +169,6 @@ def _overrides_path(overrides: dict, path: str) -> str:
 def build(flat: dict, where: str) -> Ruleset:
     """Register the plugins of a flattened ruleset and build its rules; every problem found
     is reported in one ``ContentError``."""
-    import importlib
-
     registry = Registry()
     for module_name in BASE_PLUGINS:
         registry.register(importlib.import_module(module_name),

@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from . import declare
-from .effects import Secret
+from .effects import Secret, copy_event
 from .errors import ContentError
 from .records import Status, short
 from .rules.scoring import score_game
@@ -35,31 +35,12 @@ MAX_LOG = 1_000_000
 
 # --------------------------------------------------------------------------- writing
 
-def copy_event(event: dict) -> dict:
-    """A copy of an event deep enough that no list or mapping is shared."""
-    copy = event.copy()
-    for key, value in copy.items():
-        kind = type(value)
-        if kind is list or kind is dict:
-            copy[key] = _copy_json(value)
-    return copy
-
-
-def _copy_json(value):
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy_json(v) for v in value]
-    return value
-
-
 def to_dict(game: "Game") -> dict:
     kinds, navcards = game.state.table.data()
     return {
         "format": FORMAT,
         "version": VERSION,
-        "ruleset": _copy_json(game.ruleset.spec),
+        "ruleset": declare.copy_json(game.ruleset.spec),
         "table": {"kinds": kinds, "navcards": navcards},
         "state": declare.dump(game.state),
         "log": [copy_event(e) for e in game.log],
@@ -93,7 +74,7 @@ def saved_game_schema(ruleset: Ruleset) -> dict:
         "title": "A saved Lifeboat game (Game.to_dict)",
         "description": "Derived from the declaration of the state (lifeboat_rules/state.py) and "
                        "of the stages a ruleset registers; write it again with "
-                       "`python -m lifeboat_rules.saving > schemas/saved_game.schema.json`.",
+                       "`lifeboat-rules schema > schemas/saved_game.schema.json`.",
         "type": "object",
         "additionalProperties": False,
         "required": list(ENVELOPE_KEYS),
@@ -184,16 +165,31 @@ def read(data: Any) -> tuple:
         raise ContentError(f"saved-game version {short_value(data.get('version'))} is not "
                            f"supported (this library reads version {VERSION})", WHERE, "version")
     data = _plain_copy(data)
-    problems: list = []
-    for key in data:
-        if key not in ENVELOPE_KEYS:
-            problems.append((key, "unknown key"))
-    for key in ENVELOPE_KEYS:
-        if key not in data:
-            problems.append((key, "missing"))
+    problems = [(key, "unknown key") for key in data if key not in ENVELOPE_KEYS]
+    problems += [(key, "missing") for key in ENVELOPE_KEYS if key not in data]
     if problems:
         raise_problems(problems, WHERE)
     ruleset = _ruleset(data["ruleset"])
+    problems = structure_problems(ruleset, data)
+    if problems:
+        raise_problems(problems, WHERE)
+    table = Table.from_data(data["table"]["kinds"], data["table"]["navcards"])
+    state = declare.load(State, data["state"], ruleset.rules.stages, table=table)
+    _check_state(ruleset, state)
+    # in the ruleset's order, whatever the order of the keys: the order characters are gone
+    # through in (end of round, scores) must not depend on how the game was stored
+    state.characters = {cid: state.characters[cid] for cid in ruleset.content.characters
+                        if cid in state.characters}
+    secrets = {int(key): Secret(tuple(s["audience"]), tuple(s["hidden"]))
+               for key, s in data["secrets"].items()}
+    return ruleset, state, data["log"], secrets
+
+
+def structure_problems(ruleset: Ruleset, data: dict) -> list:
+    """What ``saved_game_schema(ruleset)`` finds wrong with ``data`` (a mapping with the
+    envelope's keys), as ``[(path, message)]``, checked in plain Python (fast); and what a
+    schema cannot say about the table (known provisions and markers, ids of the log)."""
+    problems: list = []
     _check_table(ruleset, data["table"], problems)
     declare.check(State, data["state"], "state", ruleset.rules.stages, problems)
     log, secrets = data["log"], data["secrets"]
@@ -214,18 +210,7 @@ def read(data: Any) -> tuple:
                   or not all(type(secret[k]) is list and all(type(v) is str for v in secret[k])
                              for k in ("audience", "hidden"))):
                 problems.append((f"secrets.{key}", "must be {audience: [ids], hidden: [fields]}"))
-    if problems:
-        raise_problems(problems, WHERE)
-    table = Table.from_data(data["table"]["kinds"], data["table"]["navcards"])
-    state = declare.load(State, data["state"], ruleset.rules.stages, table=table)
-    _check_state(ruleset, state)
-    # the ruleset's order, whatever the order of the saved keys (JSON objects have none): the
-    # order characters are gone through in (end of round, R-END-2 positions, scores) must not
-    # depend on how the save was stored
-    chars = state.characters
-    state.characters = {cid: chars[cid] for cid in ruleset.content.characters if cid in chars}
-    secrets = {int(key): Secret(tuple(s["audience"]), tuple(s["hidden"])) for key, s in secrets.items()}
-    return ruleset, state, log, secrets
+    return problems
 
 
 def short_value(value) -> str:
@@ -435,13 +420,3 @@ def check_game(game: "Game") -> None:
                                WHERE, "state.stack")
     if any(c.status is Status.LOST and c.id in state.seats for c in state.characters.values()):
         raise ContentError("a lost character is on board", WHERE, "state.seats")
-
-
-if __name__ == "__main__":   # write the shipped schema: a ruleset with every shipped plugin
-    import json
-
-    from .plugins import SHIPPED_PLUGINS
-    from .rulesets import load_ruleset
-    everything = load_ruleset({"expansions": ["cannibalism"],
-                               "variants": [n for n in SHIPPED_PLUGINS if n != "cannibalism"]})
-    print(json.dumps(saved_game_schema(everything), indent=2))

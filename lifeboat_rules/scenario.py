@@ -1,4 +1,4 @@
-"""Rules-reference scenarios (SCENARIOS.md): load, run and check them.
+"""Rules-reference scenarios (docs/scenarios.md): load, run and check them.
 
 ``lifeboat-rules check PATH...`` runs every scenario of every file (a folder: every ``*.yaml``
 below it) and prints ``PASS name`` or ``FAIL name: what differed``.

@@ -96,6 +96,10 @@ class Window(Stage):
 
     def has_action(self, game: "Game", who: str) -> bool:
         for atype in game.rules.kind_types.get(self.KIND, ()):
+            if atype.available is not None:
+                if atype.available(game, self, who):
+                    return True
+                continue
             for _ in atype.moves(game, self, who):
                 return True
         for type_name in self.CLAIMS:

@@ -99,6 +99,11 @@ class Table:
     nav_index: dict = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self):
+        # one order whatever order the ids came in (a saved game's keys have none): the
+        # integer actions number cards and navigation cards in it
+        object.__setattr__(self, "kinds", dict(sorted(self.kinds.items(),
+                                                      key=lambda item: (len(item[0]), item[0]))))
+        object.__setattr__(self, "navcards", dict(sorted(self.navcards.items())))
         object.__setattr__(self, "card_ids", tuple(self.kinds))
         object.__setattr__(self, "nav_ids", tuple(self.navcards))
         object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.kinds)})

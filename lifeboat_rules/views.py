@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .records import short
-from .saving import copy_event
+from .effects import copy_event
 
 if TYPE_CHECKING:
     from .engine import Game

@@ -3,7 +3,7 @@
 Every file the library reads (content, rulesets, scenarios) comes through here: PyYAML's safe
 loader only (no Python tags), and limits on bytes, nesting depth and the size a document would
 have once its aliases are expanded, so that hostile input fails fast with a ContentError
-instead of eating time or memory (API.md, Errors).
+instead of eating time or memory (docs/api.md, Errors).
 """
 
 from __future__ import annotations

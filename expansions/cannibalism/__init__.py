@@ -1,4 +1,4 @@
-"""The Cannibalism expansion (RULES.md section X: R-CANN-1..3; R-SETUP-1, R-MED-1).
+"""The Cannibalism expansion (docs/rules.md section X: R-CANN-1..3; R-SETUP-1, R-MED-1).
 
 Content (``content.yaml``): Dr. Harter (his used medical kit stays face up in front of him,
 which the base game's ``specials.spend`` honours through ``keeps_used``), the cannibalism card,

@@ -1,5 +1,5 @@
-"""The quick variant (RULES.md: R-QUICK-1): every character starts with 1 damage and one
-seagull is on the table. It acts only when a game is dealt (SCENARIOS.md: a scenario's setup
+"""The quick variant (R-QUICK-1): every character starts with 1 damage and one
+seagull is on the table. It acts only when a game is dealt (docs/scenarios.md: a scenario's setup
 is taken as it stands)."""
 
 from lifeboat_rules import effects, hookimpl

@@ -1,4 +1,4 @@
-"""Single-card rowing (RULES.md: R-ROW-SC), a variant from the base rules: rowing draws one
+"""Single-card rowing (R-ROW-SC), a variant from the base rules: rowing draws one
 card (+1 per face-up oar), and in navigation the top card of the deck first goes onto the
 rowing pile before R-NAV-2 goes on."""
 

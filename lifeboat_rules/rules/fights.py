@@ -91,7 +91,10 @@ def start_fight(game: "Game", attackers: list, defenders: list, stake: Stake) ->
 
 
 def fight_under_way(game: "Game") -> bool:
-    return any(isinstance(stage, FightWindow) for stage in game.state.stack)
+    for stage in game.state.stack:
+        if type(stage) is FightWindow or isinstance(stage, FightWindow):
+            return True
+    return False
 
 
 def _join_check(game: "Game", stage: FightWindow, by: str, side: str):
@@ -111,8 +114,13 @@ def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
     effects.emit(game, {"type": "join", "character": by, "side": side})
 
 
+def _join_available(game: "Game", stage: FightWindow, by: str) -> bool:
+    return not stage.in_fight(by)
+
+
 JOIN = ActionType("join", "R-FIGHT-2", _join_check, _join_moves, _join_resolve,
-                  params=(Param("side", Domain.SIDE),), kinds=(Kind.FIGHT,))
+                  params=(Param("side", Domain.SIDE),), kinds=(Kind.FIGHT,),
+                  available=_join_available)
 
 
 @hookimpl(trylast=True)

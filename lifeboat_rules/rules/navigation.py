@@ -126,7 +126,7 @@ def end_round(game: "Game") -> None:
         for marker in character.markers[:]:
             if marker in clear:
                 effects.mark(game, who, marker, False)
-    for marker in list(state.card_markers):
+    for marker in sorted(state.card_markers):
         if marker in clear:
             for card in state.card_markers[marker][:]:
                 effects.mark_card(game, card, marker, False)

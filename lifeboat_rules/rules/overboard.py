@@ -128,7 +128,8 @@ def _chum_moves(game: "Game", stage: OverboardWindow, by: str):
 def _chum_resolve(game: "Game", stage: OverboardWindow, by: str, card: str) -> None:
     effects.move(game, card, zone_of(game, by, card), DISCARD)
     stage.chum = True
-    effects.emit(game, {"type": "chum", "character": by, "card": card})
+    effects.emit(game, {"type": "chum", "character": by, "card": card,
+                        "kind": game.state.table.kinds[card]})
 
 
 CHUM = ActionType("chum", "R-OVER-2", _chum_check, _chum_moves, _chum_resolve,

@@ -58,7 +58,8 @@ def _preserve_moves(game: "Game", stage: "Stage", by: str):
 def _preserve_resolve(game: "Game", stage: "Stage", by: str, target: str) -> None:
     card = preservers(game, by)[0]
     effects.move(game, card, hand(by), front(target))
-    effects.emit(game, {"type": "preserve", "character": by, "target": target, "card": card})
+    effects.emit(game, {"type": "preserve", "character": by, "target": target, "card": card,
+                        "kind": game.state.table.kinds[card]})
 
 
 TYPES = [

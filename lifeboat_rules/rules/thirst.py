@@ -122,16 +122,21 @@ def _water_resolve(game: "Game", stage: ThirstWindow, by: str, target: str, card
     effects.move(game, card, zone_of(game, by, card), DISCARD)
     cancelled = min(quench, stage.thirst.get(target, 0))
     stage.thirst[target] -= cancelled
-    effects.emit(game, {"type": "water", "character": by, "target": target, "card": card})
+    effects.emit(game, {"type": "water", "character": by, "target": target, "card": card,
+                        "kind": game.state.table.kinds[card]})
     effects.emit(game, {"type": "quench", "character": by, "target": target,
                         "source": "water", "amount": cancelled})
+
+
+def _water_available(game: "Game", stage: ThirstWindow, by: str) -> bool:
+    return bool(waters(game, by)) and bool(stage.thirsty(game))
 
 
 WATER = ActionType("water", "R-THIRST-2", _water_check, _water_moves, _water_resolve,
                    params=(Param("target", Domain.CHARACTER),
                            Param("card", Domain.CARD, optional=True, alias=True,
                                  default=_water_default, source=hand_then_front)),
-                   kinds=(Kind.THIRST,))
+                   kinds=(Kind.THIRST,), available=_water_available)
 
 
 @hookimpl

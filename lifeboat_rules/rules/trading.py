@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 from .. import effects
 from ..actions import FREE, MAX_OPEN_OFFERS, ActionType, Domain, Param
 from ..hookspecs import hookimpl
-from ..records import Kind, Phase, Refusal, hand
+from ..records import Phase, Refusal, hand
 from ..state import Offer
+from .fights import fight_under_way
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -30,7 +31,7 @@ def trading_refusal(game: "Game") -> Refusal | None:
         return Refusal("R-SUPPLY-3", "no trading during the supply phase")
     if state.phase is not Phase.ACTION:
         return Refusal("R-TRADE-1", "trading happens only during the action phase")
-    if any(stage.KIND == Kind.FIGHT for stage in state.stack):
+    if fight_under_way(game):
         return Refusal("R-FIGHT-2", "no trading while a fight is under way")
     return None
 
@@ -98,8 +99,9 @@ def _offer_moves(game: "Game", stage: "Stage", by: str):
     if len(mine) >= MAX_OPEN_OFFERS:
         return []
     chars = state.characters
+    given = {(o.to, o.give[0]) for o in mine if len(o.give) == 1 and not o.take}
     return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
-            for card in hand_cards if not any(_same(o, to, [card], []) for o in mine)]
+            for card in hand_cards if (to, card) not in given]
 
 
 def _offer_resolve(game: "Game", stage: "Stage", by: str, to: str, give: list, take: list) -> None:
@@ -184,7 +186,8 @@ def _decline_resolve(game: "Game", stage: "Stage", by: str, offer_id: str) -> No
 def void_offers(game: "Game", reason: str) -> None:
     state = game.state
     for offer in state.offers:
-        effects.emit(game, {"type": "offer_void", "offer": offer.id, "reason": reason})
+        effects.emit(game, {"type": "offer_void", "offer": offer.id, "from": offer.by,
+                            "to": offer.to, "reason": reason})
     state.offers.clear()
 
 

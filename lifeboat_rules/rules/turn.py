@@ -10,7 +10,7 @@ from .. import effects
 from ..actions import ActionType, Domain, Param
 from ..declare import CHARACTER, flag, integer, name, names, record, state
 from ..hookspecs import hookimpl
-from ..records import Deck, Kind, Marker, Refusal, Zone, Pile
+from ..records import Deck, Kind, Marker, Refusal, front, hand
 from ..stages import Stage, Window
 from ..state import Stake
 from . import fights, trading
@@ -324,8 +324,10 @@ def _rob_resolve(game: "Game", stage: Turn, by: str, target: str, card: str) -> 
     stage.acted = True
     state = game.state
     from_hand = card == "hand"
-    effects.emit(game, {"type": "rob", "character": by, "target": target,
-                        "card": "hand" if from_hand else {"id": card, "kind": state.table.kinds[card]}})
+    event = {"type": "rob", "character": by, "target": target, "card": card}
+    if not from_hand:
+        event["kind"] = state.table.kinds[card]   # face up: everyone sees what is robbed
+    effects.emit(game, event)
     stake = Stake(act="rob", actor=by, target=target, card=None if from_hand else card, hand=from_hand)
     if from_hand and game.rules.content.characters[by].pickpocket:
         settle(game, stake)   # R-ROB-4: the Kid's pickpocket cannot be refused, no window opens
@@ -345,14 +347,14 @@ def _rob_settle(game: "Game", stake: Stake) -> None:
             effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": None})
             return
         card = victim.hand[game.below(len(victim.hand))]
-        source = Zone(Pile.HAND, target)
+        source = hand(target)
     elif stake.card in victim.front:
         card = stake.card
-        source = Zone(Pile.FRONT, target)
+        source = front(target)
     else:
         effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": None})
         return
-    effects.move(game, card, source, Zone(Pile.HAND, who))
+    effects.move(game, card, source, hand(who))
     secret = effects.Secret((who, target), ("kind",)) if stake.hand else None
     effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": card,
                         "kind": state.table.kinds[card]}, secret)

@@ -1,0 +1,55 @@
+"""The event vocabulary: what the built-in rules emit, as docs/api.md lists it."""
+
+from __future__ import annotations
+
+import pytest
+
+import lifeboat_rules as lr
+from lifeboat_rules.bots import RandomPlayer
+from lifeboat_rules.effects import CONTAINERS, copy_event
+
+RULESETS = ["classic", "cannibalism", "shark", "quick", "single_card_rowing",
+            {"expansions": ["cannibalism"], "variants": ["shark", "quick", "single_card_rowing"]}]
+
+
+def played_logs(games: int):
+    for spec in RULESETS:
+        ruleset = lr.load_ruleset(spec)
+        for seed in range(games):
+            players = list(ruleset.players)[seed % len(ruleset.players)]
+            game = lr.new_game(ruleset, players=players, seed=seed)
+            bot = RandomPlayer(seed, free_rate=0.2)
+            while not game.over:
+                game.apply(bot.act(game))
+            yield game.log
+
+
+def test_every_event_type_is_known_with_the_fields_that_hold_containers():
+    """``effects.CONTAINERS`` lists every event type the built-in rules emit and, for each,
+    the fields that may hold a list or a mapping (copies of events rely on it)."""
+    seen = set()
+    for log in played_logs(15):
+        for event in log:
+            kind = event["type"]
+            assert kind in CONTAINERS, f"event type {kind!r} is missing from effects.CONTAINERS"
+            nested = {k for k, v in event.items() if type(v) in (list, dict)}
+            assert nested <= set(CONTAINERS[kind]), f"{kind}: {nested - set(CONTAINERS[kind])} hold containers"
+            seen.add(kind)
+    assert len(seen) >= 40, sorted(seen)
+
+
+@pytest.mark.parametrize("event", [
+    {"type": "seats", "seats": ["a", "b"]},
+    {"type": "action", "action": {"by": "a", "type": "place", "pile": ["n1"]}},
+    {"type": "a_plugins_own", "list": [[1], {"x": [2]}]},
+])
+def test_a_copied_event_shares_nothing(event):
+    copy = copy_event(event)
+    assert copy == event
+    stack = [(copy, event)]
+    while stack:
+        mine, theirs = stack.pop()
+        if type(mine) in (list, dict):
+            assert mine is not theirs
+            pairs = zip(mine.values(), theirs.values()) if type(mine) is dict else zip(mine, theirs)
+            stack.extend(pairs)
