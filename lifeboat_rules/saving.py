@@ -159,9 +159,11 @@ def read(data: Any) -> tuple:
     """``(ruleset, state, log, secrets)`` of a saved game; ``ContentError`` for anything else."""
     if not isinstance(data, dict):
         raise ContentError(f"a saved game is a mapping, not {type(data).__name__}", WHERE)
-    if data.get("format") != FORMAT:
+    # types first: a value of another type may compare in ways of its own (or raise)
+    fmt, version = data.get("format"), data.get("version")
+    if type(fmt) is not str or fmt != FORMAT:
         raise ContentError(f"not a saved game (format must be {FORMAT!r})", WHERE, "format")
-    if data.get("version") != VERSION:
+    if type(version) is not int or version != VERSION:
         raise ContentError(f"saved-game version {short_value(data.get('version'))} is not "
                            f"supported (this library reads version {VERSION})", WHERE, "version")
     data = _plain_copy(data)
