@@ -345,3 +345,58 @@ def test_a_recursive_or_huge_mapping_is_refused_not_walked_for_ever():
     with inv.time_limit(5, "load_ruleset of shared lists"):
         with pytest.raises(ContentError, match="more than"):
             lr.load_ruleset({"overrides": {"characters": {"the_kid": {"name": shared}}}})
+
+
+# --------------------------------------------------------------------------- found porting the tests (issue #7)
+
+class _Hostile:
+    """A value whose comparison raises (a client's object where a string belongs)."""
+
+    def __eq__(self, other):
+        raise RuntimeError("comparison of a hostile object")
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("key", ["format", "version"])
+@pytest.mark.parametrize("value", [_Hostile(), 2.0, True, 10 ** 5000, ["lifeboat_rules/game"]],
+                         ids=["raises-on-compare", "float", "bool", "huge-int", "list"])
+def test_a_saved_envelope_of_another_type_is_refused(key, value):
+    """saving.read: the format and version were compared with whatever the save held, so an
+    object whose comparison raises escaped as its own error, and the message for a version of
+    5,001 digits raised ValueError (repr past the int-to-str limit) instead of the
+    ContentError it was building."""
+    data = lr.new_game("classic", players=4, seed=1).to_dict()
+    data[key] = value
+    with pytest.raises(ContentError) as info:
+        Game.from_dict(data)
+    assert info.value.where == "<saved game>" and info.value.path == key
+
+
+@pytest.mark.parametrize("place", ["kind", "marked"])
+def test_a_list_where_a_saved_name_belongs_is_refused(place):
+    """saving._check_table: a card's kind, or the marker of a {marked: ...} selection, that
+    was a list raised TypeError (unhashable) out of from_dict."""
+    data = lr.new_game("classic", players=4, seed=1).to_dict()
+    if place == "kind":
+        card = next(iter(data["table"]["kinds"]))
+        data["table"]["kinds"][card] = ["water"]
+        expected = f"table.kinds.{card}"
+    else:
+        nav = next(iter(data["table"]["navcards"]))
+        data["table"]["navcards"][nav]["thirst"] = {"marked": ["rowed"]}
+        expected = f"table.navcards.{nav}.thirst"
+    with pytest.raises(ContentError) as info:
+        Game.from_dict(data)
+    assert info.value.path == expected
+
+
+@pytest.mark.parametrize("who", [set(), [], {}, ["the_kid"], 3, None],
+                         ids=["set", "list", "dict", "list-of-name", "int", "none"])
+def test_legal_moves_of_something_that_is_no_character(who):
+    """engine.Game.moves looked the value up in its cache first: legal_actions(set()) raised
+    TypeError (unhashable) where anything that is not a character in play has no move."""
+    game = _in_action_phase()
+    before = inv.fingerprint(game)
+    assert game.legal_actions(who) == [] and game.legal_ids(who) == []
+    assert inv.fingerprint(game) == before
