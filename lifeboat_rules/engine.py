@@ -107,11 +107,13 @@ class Game:
     def moves(self, by: str) -> list:
         """``[(ActionType, values)]``: every move ``by`` may make now (cached until the next
         change). The one listing behind ``legal_actions`` and ``legal_ids``."""
+        if type(by) is not str:   # not a character id (and maybe not hashable): no move
+            return []
         found = self._moves.get(by)
         if found is not None:
             return found
         state = self.state
-        character = state.characters.get(by) if type(by) is str else None
+        character = state.characters.get(by)
         if character is None or state.over:
             return []
         found = []
@@ -449,7 +451,14 @@ class Game:
 
     def view(self, character: str | None = None) -> dict:
         """What ``character``'s player may know (None: what everyone may know), JSON-safe."""
-        return views.view(self, character)
+        try:
+            return views.view(self, character)
+        except Exception as exc:
+            # a view asks plugins too (a fight's strengths): one that fails is named, as in
+            # apply, so that a front end catching IllegalAction survives it
+            if not self.rules.guarded or self.rules.blame(exc) is None:
+                raise
+            raise self.rules.plugin_error(exc, "making a view") from exc
 
     def events_for(self, character: str | None, since: int = 0) -> list:
         """The log from index ``since`` on, as ``character``'s player may see it (None: a

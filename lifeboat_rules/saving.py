@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import declare
 from .effects import Secret, copy_log
 from .errors import ContentError
-from .records import Status
+from .records import Status, short
 from .rules.scoring import score_game
 from .rulesets import Ruleset, ruleset_from_spec
 from .plugins import is_installed, plugin_target
@@ -183,9 +183,11 @@ def read(data: Any) -> tuple:
     """``(ruleset, state, log, secrets)`` of a saved game; ``ContentError`` for anything else."""
     if not isinstance(data, dict):
         raise ContentError(f"a saved game is a mapping, not {type(data).__name__}", WHERE)
-    if data.get("format") != FORMAT:
+    # types first: a value of another type may compare in ways of its own (or raise)
+    fmt, version = data.get("format"), data.get("version")
+    if type(fmt) is not str or fmt != FORMAT:
         raise ContentError(f"not a saved game (format must be {FORMAT!r})", WHERE, "format")
-    if data.get("version") != VERSION:
+    if type(version) is not int or version != VERSION:
         raise ContentError(f"saved-game version {short_value(data.get('version'))} is not "
                            f"supported (this library reads version {VERSION})", WHERE, "version")
     data = _plain_copy(data)
@@ -251,7 +253,8 @@ def _secret_ok(secret, events: int) -> bool:
 
 
 def short_value(value) -> str:
-    text = repr(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
+    # records.short: even an int past the int-to-str limit has words
+    text = short(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
     return text[:40]
 
 
