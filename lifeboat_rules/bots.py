@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from .engine import new_game
 from .heuristic import HeuristicBot
 from .search import SearchBot
 
@@ -75,7 +76,6 @@ class RandomPlayer:
 def play_random_game(ruleset, players: int, seed: int, player_seed: int | None = None,
                      free_rate: float = 0.05, max_actions: int = 100_000):
     """Deal a game and play it to the end with random players; returns (game, actions)."""
-    from . import new_game
     game = new_game(ruleset, players=players, seed=seed)
     bot = RandomPlayer(seed if player_seed is None else player_seed, free_rate)
     count = 0

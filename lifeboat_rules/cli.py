@@ -166,6 +166,15 @@ def _play(args) -> int:
     return play(args)
 
 
+def _schema(args) -> int:
+    from .plugins import every_shipped_plugin
+    from .rulesets import load_ruleset
+    from .saving import saved_game_schema
+    ruleset = load_ruleset(args.ruleset if args.ruleset is not None else every_shipped_plugin())
+    print(json.dumps(saved_game_schema(ruleset), indent=2))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="lifeboat-rules",
                                      description="The reference rules engine for Lifeboat.")
@@ -191,6 +200,13 @@ def main(argv=None) -> int:
                           help="a bot per seat at the deal, bow to stern, names cycled: random, "
                                "heuristic, search (default: random players)")
     simulate.set_defaults(run=_simulate)
+
+    schema = sub.add_parser("schema", help="print the JSON Schema of a saved game "
+                                           "(Game.to_dict), derived from the state's declaration")
+    schema.add_argument("--ruleset", default=None,
+                        help="the ruleset whose stages it names (default: every shipped "
+                             "expansion and variant, as schemas/saved_game.schema.json)")
+    schema.set_defaults(run=_schema)
 
     from .words import languages
     play = sub.add_parser("play", help="play a game in the terminal against random players")

@@ -22,11 +22,26 @@ def test_readme_has_the_two_setup_commands():
     assert any(TEST_INSTALL in b and "python -m pytest" in b for b in blocks)
 
 
+def _commands(block: str) -> list[str]:
+    """The commands of a README block after the virtual environment is made and activated
+    (CI makes its own, in a temporary folder)."""
+    parts = [part.strip() for part in block.replace("\\\n", " ").split("&&")]
+    return [p for p in parts if not p.startswith(("python3 -m venv", ". "))]
+
+
 def test_ci_runs_the_readme_test_command():
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    """Every command of the README's test block is a line of .ci/run (not a comment, not a
+    part of a line), in the same order: CI runs what the README tells a person to run."""
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.strip().startswith("#")]
     test_block = next(b for b in shell_blocks() if "python -m pytest" in b)
-    for command in (TEST_INSTALL, "python -m pytest"):
-        assert command in test_block and command in ci
+    commands = _commands(test_block)
+    assert commands and commands[-1].startswith("python -m pytest"), commands
+    positions = []
+    for command in commands:
+        assert command in ci_lines, f"{command!r} is not a line of .ci/run"
+        positions.append(ci_lines.index(command))
+    assert positions == sorted(positions), "the commands run in another order in .ci/run"
 
 
 def test_readme_python_example_runs():
