@@ -9,19 +9,20 @@ import sys
 import time
 
 HELP = """\
-Play GAMES games (seeds SEED, SEED+1, ...) between bots and summarize them: win rates with 95%
+Play N games (seeds S, S+1, ...) between bots and summarize them: win rates with 95%
 intervals by character, seat and bot, score parts, game length, end causes.
 
-Seats are numbered in deal order, bow to stern (0 is the bow). --bots names a bot per seat in
-that order, cycled when there are fewer names than players: `--bots random` seats a random bot
-everywhere. In the base game the seats at the deal follow the characters (Lady Lauren always
-sits at the bow), so a bot kept in one seat also keeps a character; --rotate moves the list one
-seat toward the stern each game (seat j of game k gets bot (j - k) mod players of the cycled
-list), so that every bot sits in every seat equally often over each run of PLAYERS games.
+Seats are numbered in deal order, bow to stern (0 is the bow). --bots names a bot per seat
+in that order, cycled when there are fewer names than players: `--bots random` seats a
+random bot everywhere. In the base game the seats at the deal follow the characters (Lady
+Lauren always sits at the bow), so a bot kept in one seat also keeps a character. --rotate
+moves the list one seat toward the stern each game: seat j of game k gets bot (j - k) mod
+players of the cycled list (game k is the one of seed S+k), so every bot sits in every seat
+equally often over each run of P games.
 
-The bot in seat j of game SEED is seeded with SEED*100 + j. A game is played by always asking
-the bot of the first pending decision's character (game.pending[0]). Results do not depend on
---jobs or the cluster: games are counted in seed order.
+The bot in seat j of the game of seed s is seeded with s*100 + j. A game is played by always
+asking the bot of the first pending decision's character (game.pending[0]). Results do not
+depend on --jobs or the cluster: games are counted in seed order.
 
 The 95% intervals, --compare, --report, --dask and the progress bar need the lab extra:
 pip install 'lifeboat-rules[lab]'.
@@ -39,8 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, metavar="P",
                         help="default: the most the ruleset allows")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the first seed (default 1)")
+    from ..bots import BOTS
     parser.add_argument("--bots", default="random", metavar="B,...",
-                        help="bot names per seat in deal order, cycled (default random)")
+                        help="bot names per seat in deal order, cycled (default random; "
+                             f"known: {', '.join(BOTS)})")
     parser.add_argument("--rotate", action="store_true",
                         help="move the bots one seat toward the stern each game")
     where = parser.add_mutually_exclusive_group()
