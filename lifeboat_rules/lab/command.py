@@ -124,8 +124,8 @@ def simulate(args) -> int:
             print("\n" + compare_text(summary), file=screen)
     place = f"on {args.dask}" if args.dask else f"with {args.jobs} job(s)"
     played = plan.games * len(plan.rulesets)
-    print(f"\n{played:,} game(s) in {elapsed:.1f} s {place}: {played / elapsed:,.0f} games/s",
-          file=screen)
+    print(f"\n{played:,} game(s) of {' and '.join(plan.names)} in {elapsed:.1f} s {place}: "
+          f"{played / elapsed:,.0f} games/s", file=screen)
     if not intervals and args.games > 1:
         print(f"(95% intervals need the lab extra: {LAB})", file=screen)
     if args.report:

@@ -19,7 +19,8 @@ def seat_bots(bots, players: int, game_number: int = 0, rotate: bool = False) ->
 
     The names are cycled to one per seat. With ``rotate`` the list moves one seat toward the
     stern each game: seat ``j`` of game ``k`` gets bot ``(j - k) mod players`` of the cycled
-    list, so over any ``players`` games in a row every bot sits once in every seat.
+    list, so over any ``players`` games in a row each entry of that list sits once in every
+    seat.
     """
     cycled = [bots[j % len(bots)] for j in range(players)]
     if not rotate:
@@ -34,7 +35,7 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
-    """Deal game ``seed`` and play it to the end; its row (see ``row`` in docs/balance.md).
+    """Deal game ``seed`` and play it to the end; its row (docs/balance.md, section 4).
 
     The game is driven by always answering the first pending decision, ``game.pending[0]``
     (pending decisions come in seat order, ghosts last), with the bot of that character's
