@@ -92,9 +92,10 @@ def _table(header: list, rows: list) -> list:
 
 
 def _wins(label: str, entries: dict) -> list:
-    rows = [[name, e["games"], f"{e['wins']:.1f}", _percent(e["rate"]), _interval(e)]
-            for name, e in entries.items()]
-    return _table([label, "games", "wins", "rate", "95% interval"], rows)
+    intervals = any("ci95" in e for e in entries.values())
+    rows = [[name, e["games"], f"{e['wins']:.1f}", _percent(e["rate"])]
+            + ([_interval(e)] if intervals else []) for name, e in entries.items()]
+    return _table([label, "games", "wins", "rate"] + (["95% interval"] if intervals else []), rows)
 
 
 def text(summary: dict) -> str:
@@ -105,12 +106,15 @@ def text(summary: dict) -> str:
     rotate = ", rotating a seat a game" if summary["rotate"] else ""
     lines = [f"{summary['ruleset']}: {games:,} game(s), {summary['players']} players, {seeds}, "
              f"bots {','.join(summary['bots'])}{rotate}", ""]
+    intervals = any("ci95" in e for e in summary["wins"].values())
     rows = []
     for c, e in summary["wins"].items():
         parts = summary["parts"][c]
-        rows.append([c, e["games"], f"{e['wins']:.1f}", _percent(e["rate"]), _interval(e),
-                     f"{summary['scores'][c]:.2f}", *(f"{parts[p]:.2f}" for p in PARTS)])
-    lines += _table(["character", "games", "wins", "rate", "95% interval", "score", *PARTS], rows)
+        rows.append([c, e["games"], f"{e['wins']:.1f}", _percent(e["rate"])]
+                    + ([_interval(e)] if intervals else [])
+                    + [f"{summary['scores'][c]:.2f}", *(f"{parts[p]:.2f}" for p in PARTS)])
+    lines += _table(["character", "games", "wins", "rate"] + (["95% interval"] if intervals else [])
+                    + ["score", *PARTS], rows)
     lines.append("")
     lines += _wins("seat", {str(e["seat"]): e for e in summary["by_seat"]})
     if len(summary["by_bot"]) > 1:
