@@ -12,8 +12,9 @@ report, side by side in one run:
 
 Each configuration runs ``--repeat`` times, interleaved, and every run is printed with the
 load average before it and the cores it got (CPU seconds of this process and its workers per
-second of wall time), since other programs on the machine slow some runs down; the best run
-of each is the figure. Every run must give the same summary (checked and printed).
+second of wall time, and the games per CPU second that gives), since other programs on the
+machine slow some runs down: a run that got fewer cores than it has workers was crowded out,
+not slow by itself. The best run of each is the figure. Every run must give the same summary (checked and printed).
 The progress bar goes to standard error (redirect it to /dev/null to keep a log clean).
 """
 
@@ -61,8 +62,9 @@ def measure(plan, label: str, progress: bool, **where) -> tuple[float, str]:
         cpu_after, live_after = cpu_seconds()
     cpu = cpu_after - cpu_before + sum(t - live_before.get(pid, 0.0) for pid, t in live_after.items())
     rate = plan.games / elapsed
-    print(f"  {label:28} {elapsed:8.1f} s  {rate:8.1f} games/s   cores used {cpu / elapsed:4.2f}   "
-          f"(load average before: {load:.2f})", flush=True)
+    print(f"  {label:28} {elapsed:8.1f} s  {rate:8.1f} games/s   cores used {cpu / elapsed:4.2f}"
+          f"  {plan.games / cpu:6.1f} games per CPU second   (load average before: {load:.2f})",
+          flush=True)
     return rate, json.dumps(summary, sort_keys=True)
 
 
