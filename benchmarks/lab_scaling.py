@@ -14,7 +14,8 @@ Each configuration runs ``--repeat`` times, interleaved, and every run is printe
 load average before it and the cores it got (CPU seconds of this process and its workers per
 second of wall time, and the games per CPU second that gives), since other programs on the
 machine slow some runs down: a run that got fewer cores than it has workers was crowded out,
-not slow by itself. The best run of each is the figure. Every run must give the same summary (checked and printed).
+not slow by itself. The best run of each is the figure. Every run must give the same
+summary (checked and printed).
 The progress bar goes to standard error (redirect it to /dev/null to keep a log clean).
 """
 

@@ -139,7 +139,8 @@ def test_comparing_a_ruleset_with_itself_gives_no_difference():
     compared = summary["compare"]
     assert compared["ruleset"] == "classic"
     assert compared["summary"]["wins"] == summary["wins"]
-    for character, d in compared["difference"].items():
+    assert list(compared["difference"]) == lab_rigs.CHARACTERS
+    for d in compared["difference"].values():
         assert d["pairs"] == 30
         assert d["difference"] == 0 and d["ci95"] == [0, 0]
         assert d["significant"] is False and d["p"] == 1

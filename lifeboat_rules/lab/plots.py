@@ -134,8 +134,8 @@ def differences(summary: dict) -> bytes:
         d = compared["difference"][name]
         lo, hi = d["ci95"]
         colour = "#d62728" if d["significant"] else "#555555"
-        ax.errorbar([100 * d["difference"]], [y],
-                    xerr=[[100 * max(0.0, d["difference"] - lo)], [100 * max(0.0, hi - d["difference"])]],
+        below, above = max(0.0, d["difference"] - lo), max(0.0, hi - d["difference"])
+        ax.errorbar([100 * d["difference"]], [y], xerr=[[100 * below], [100 * above]],
                     fmt="o", color=colour, capsize=4)
     ax.axvline(0, color="black", linewidth=1)
     ax.set_yticks(range(len(names)), names)
