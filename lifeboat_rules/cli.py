@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 
 
 def _check(args) -> int:
@@ -79,60 +77,9 @@ def _validate(args) -> int:
     return 1 if bad or not files else 0
 
 
-# events --verbose leaves out: each repeats what a neighbouring event says
-BOOKKEEPING = frozenset({"action", "move", "marker"})
-
-
 def _simulate(args) -> int:
-    from . import load_ruleset
-    from .bots import RandomPlayer
-    from . import new_game
-    from .words import describe
-
-    ruleset = load_ruleset(args.ruleset)
-    players = args.players or max(ruleset.players)
-    wins: dict = {}
-    total_actions = 0
-    total_rounds = 0
-    began = time.perf_counter()
-    for number in range(args.games):
-        seed = args.seed + number
-        game = new_game(ruleset, players=players, seed=seed)
-        bot = RandomPlayer(seed)
-        shown = 0
-        while not game.over:
-            game.apply(bot.act(game))
-            total_actions += 1
-            if args.verbose:
-                for event in game.log[shown:]:
-                    if event["type"] not in BOOKKEEPING:
-                        print(describe(event, game))
-                shown = len(game.log)
-        if args.verbose:
-            for event in game.log[shown:]:
-                if event["type"] not in BOOKKEEPING:
-                    print(describe(event, game))
-        result = game.result
-        total_rounds += game.state.round
-        for winner in result["winners"]:
-            wins[winner] = wins.get(winner, 0) + 1
-        if args.json:
-            print(json.dumps({"seed": seed, "rounds": game.state.round, **result}))
-        elif args.verbose or args.games == 1:
-            print("final scores:")
-            for who, score in sorted(result["scores"].items(), key=lambda i: -i[1]):
-                parts = ", ".join(f"{k} {v}" for k, v in result["breakdown"][who].items())
-                print(f"  {who:12} {score:3}  ({parts})")
-            print(f"winner(s): {', '.join(result['winners'])}")
-    elapsed = time.perf_counter() - began
-    if not args.json:
-        print(f"{args.games} game(s) of {ruleset.name} with {players} random players in "
-              f"{elapsed:.2f} s; {total_actions / max(args.games, 1):.1f} decisions and "
-              f"{total_rounds / max(args.games, 1):.1f} rounds per game")
-        if args.games > 1:
-            print("wins by character: " + ", ".join(
-                f"{c} {n}" for c, n in sorted(wins.items(), key=lambda i: -i[1])))
-    return 0
+    from .lab.command import simulate
+    return simulate(args)
 
 
 def _play(args) -> int:
@@ -163,13 +110,10 @@ def main(argv=None) -> int:
     validate.add_argument("paths", nargs="+")
     validate.set_defaults(run=_validate)
 
-    simulate = sub.add_parser("simulate", help="play games between random players")
-    simulate.add_argument("--games", type=int, default=1)
-    simulate.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
-    simulate.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
-    simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--verbose", "-v", action="store_true", help="print every event")
-    simulate.add_argument("--json", action="store_true", help="one JSON result line per game")
+    simulate = sub.add_parser("simulate", help="play many games between bots: win rates, "
+                              "comparisons, reports (the balance lab)")
+    from .lab.command import add_arguments
+    add_arguments(simulate)
     simulate.set_defaults(run=_simulate)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of a saved game "
