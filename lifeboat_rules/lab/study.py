@@ -16,7 +16,7 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
     ``jobs``: local worker processes (1: this process); ``dask``: the address of a Dask
     scheduler to run on instead; ``report``: a folder for the report; ``progress``: show a
     progress bar on standard error; ``intervals``: compute 95% intervals (the ``lab`` extra);
-    ``each(rows)``: called with every game's rows in seed order; ``watch(events)``: called
+    ``each(rows)``: called with every game's rows in seed order; ``watch(game, events)``: called
     with the events as they happen (only in this process, ``jobs=1``).
     """
     tallies = [Tally(plan.players, plan.order) for _ in plan.rulesets]
