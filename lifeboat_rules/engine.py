@@ -210,15 +210,16 @@ class Game:
 
     def _numbered(self, character: str) -> dict:
         """``{integer: move}`` of the listed moves (kept as long as the listing is)."""
+        if type(character) is not str:   # not a character id (and maybe not hashable)
+            return {}
         key = ("ids", character)
         found = self._moves.get(key)
         if found is None:
             encoders = self.space.encoders
             state = self.state
-            found = {encoders[atype.name](state, character, values): (atype, values)
-                     for atype, values in self.moves(character)}
-            if type(character) is str:
-                self._moves[key] = found
+            found = self._moves[key] = {
+                encoders[atype.name](state, character, values): (atype, values)
+                for atype, values in self.moves(character)}
         return found
 
     def action_id(self, action: Any) -> int:
