@@ -259,17 +259,19 @@ def test_a_move_changes_the_game_once_and_a_replay_is_refused(client, db):
     created = create(client, ["link"] * 4)
     seat, token, state = deciding_link(client, link_seats(client, created))
     choice = next(c for c in state["choices"] if not c["any_time"])
-    move = {"type": "move", "seat": seat, "offer": state["offer"], "action": choice["action"]}
+    move = {"type": "move", "seat": seat, "offer": state["offer"], "action": choice["action"], "ref": 17}
     with client.websocket_connect("/ws") as ws:
         hello(ws, token)
         send(ws, move)
         after = receive(ws)
         assert after["type"] == "state" and after["log_size"] > state["log_size"]
+        assert after["ref"] == 17                    # the answer to that move
         assert saved(db)["seats"][(created["game"], seat)] == 1
         snapshot = saved(db)
         send(ws, move)                               # the same message again
         answer = receive(ws)
-        assert answer == {"type": "refused", "code": "stale", "message": words.UI["en"]["err_stale"]}
+        assert answer == {"type": "refused", "code": "stale", "message": words.UI["en"]["err_stale"],
+                          "ref": 17}
         assert receive(ws)["type"] == "state"        # and the page gets the table as it is now
     assert saved(db) == snapshot
 

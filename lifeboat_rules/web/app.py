@@ -194,10 +194,13 @@ class Server:
             await self._send(conn, message.message(conn.lang))
             return
         kind = message["type"]
+        ref = message.get("ref")
+        if not (ref is None or (type(ref) in (str, int) and len(str(ref)) <= 64)):
+            ref = None          # a move's ``ref`` comes back with its answer (docs/web.md)
         try:
             if kind == "move":
                 self.hall.move(conn.pass_, message.get("seat"), message.get("action"), message.get("offer"))
-                await self._push_game(conn.pass_.game_id)
+                await self._push_game(conn.pass_.game_id, answer=(conn, ref))
             elif kind == "look":
                 pass_ = self.hall.enter(conn.pass_.token)
                 seat = message.get("seat")
@@ -216,7 +219,10 @@ class Server:
             else:
                 raise Refusal("malformed", f"unknown message type {kind[:40]!r}")
         except Refusal as refusal:
-            await self._send(conn, refusal.message(conn.lang))
+            answer = refusal.message(conn.lang)
+            if ref is not None:
+                answer["ref"] = ref
+            await self._send(conn, answer)
             if refusal.code in ("stale", "illegal", "over"):
                 await self._push(conn, full=True)
         except Exception:     # a fault of ours: say so, keep the connection and the game
@@ -225,12 +231,13 @@ class Server:
 
     # ------------------------------------------------------------------ pushing states
 
-    async def _push_game(self, game_id: str) -> None:
-        """Every open page of a game gets its own new state (its own view and feed)."""
+    async def _push_game(self, game_id: str, answer: tuple = (None, None)) -> None:
+        """Every open page of a game gets its own new state (its own view and feed); the one
+        that moved gets the ``ref`` of its move back."""
         for conn in list(self.connections.get(game_id, ())):
-            await self._push(conn)
+            await self._push(conn, ref=answer[1] if conn is answer[0] else None)
 
-    async def _push(self, conn: Connection, full: bool = False) -> None:
+    async def _push(self, conn: Connection, full: bool = False, ref=None) -> None:
         try:
             conn.pass_ = self.hall.enter(conn.pass_.token)   # a replaced link is cut off here
         except Refusal as refusal:
@@ -242,6 +249,8 @@ class Server:
         since = 0 if full else conn.since
         state = self.hall.state(conn.pass_, conn.seat, conn.lang, since)
         state["ui"] = words.ui(conn.lang) if since == 0 else None
+        if ref is not None:
+            state["ref"] = ref
         if await self._send(conn, state):
             conn.since = state["log_size"]
 
