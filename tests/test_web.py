@@ -22,7 +22,7 @@ require(missing_web())
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from lifeboat_rules.web import words  # noqa: E402
+from lifeboat_rules.web import labels  # noqa: E402
 from lifeboat_rules.web.app import MAX_MESSAGE, Server  # noqa: E402
 
 
@@ -270,7 +270,7 @@ def test_a_move_changes_the_game_once_and_a_replay_is_refused(client, db):
         snapshot = saved(db)
         send(ws, move)                               # the same message again
         answer = receive(ws)
-        assert answer == {"type": "refused", "code": "stale", "message": words.UI["en"]["err_stale"],
+        assert answer == {"type": "refused", "code": "stale", "message": labels.UI["en"]["err_stale"],
                           "ref": 17}
         assert receive(ws)["type"] == "state"        # and the page gets the table as it is now
     assert saved(db) == snapshot
@@ -345,7 +345,7 @@ def test_a_malformed_or_oversized_message_is_refused_and_the_page_stays(client, 
             ws.send_text(raw)
         answer = receive(ws)
         assert answer["type"] == "refused" and answer["code"] == code
-        assert answer["message"].startswith(words.UI["en"]["err_" + code])
+        assert answer["message"].startswith(labels.UI["en"]["err_" + code])
         send(ws, {"type": "lang", "lang": "en"})     # the connection still works
         assert receive(ws)["type"] == "state"
     assert saved(db) == before
@@ -374,7 +374,7 @@ def test_the_state_is_the_seats_view_choices_and_feed_in_words(client, db):
         with client.websocket_connect("/ws") as ws:
             state = hello(ws, token)
         game = lr.Game.from_dict(json.loads(saved(db)["games"][created["game"]]))
-        assert state["lang"] == "zh" and state["ui"]["title"] == words.UI["zh"]["title"]
+        assert state["lang"] == "zh" and state["ui"]["title"] == labels.UI["zh"]["title"]
         assert state["view"] == json.loads(json.dumps(game.view(seat)))
         expected_feed = [(i, lr.describe(e, game, "zh")) for i, e in enumerate(game.events_for(seat))]
         assert [(e["i"], e["text"]) for e in state["feed"]] == [(i, t) for i, t in expected_feed if t]
@@ -386,7 +386,7 @@ def test_the_state_is_the_seats_view_choices_and_feed_in_words(client, db):
         if seat in state["waiting"]:
             decision = next(d for d in game.pending if d.by == seat)
             assert state["decision_text"] == lr.describe(decision, game, "zh")
-        assert state["names"][seat] == words.display_name(game, seat, "zh")
+        assert state["names"][seat] == labels.display_name(game, seat, "zh")
 
 
 def test_a_page_switches_language(client):
@@ -396,7 +396,7 @@ def test_a_page_switches_language(client):
         assert hello(ws, token)["lang"] == "en"
         send(ws, {"type": "lang", "lang": "zh"})
         state = receive(ws)
-        assert state["lang"] == "zh" and state["ui"] == words.UI["zh"] and state["feed_from"] == 0
+        assert state["lang"] == "zh" and state["ui"] == labels.UI["zh"] and state["feed_from"] == 0
         send(ws, {"type": "lang", "lang": "klingon"})
         assert receive(ws)["lang"] == "en"
 
@@ -547,21 +547,21 @@ def test_a_seat_cannot_move_after_the_game_is_over(client):
 
 
 def test_both_languages_have_every_page_word():
-    assert set(words.UI["en"]) == set(words.UI["zh"])
-    for lang in words.LANGS:
+    assert set(labels.UI["en"]) == set(labels.UI["zh"])
+    for lang in labels.LANGS:
         for code in ("bad_token", "revoked", "not_your_seat", "stale", "illegal", "malformed",
                      "too_large", "limit", "over", "not_host", "bad_request", "hello_first", "internal"):
-            assert words.UI[lang]["err_" + code]
+            assert labels.UI[lang]["err_" + code]
         for key in ("phase_supply", "phase_action", "phase_navigation", "phase_over",
                     "status_awake", "status_unconscious", "status_dead", "status_lost",
                     "end_landed", "end_all_dead", "end_adrift"):
-            assert words.UI[lang][key]
+            assert labels.UI[lang][key]
 
 
 def test_stage_words_name_the_characters():
     names = {"the_kid": "小孩", "frenchy": "法国佬"}
     fight = {"kind": "fight", "attackers": ["the_kid"], "defenders": ["frenchy"],
              "strength": {"attacker": 3, "defender": 6}}
-    assert words.stage_words(fight, names, "zh") == "打斗！小孩（力量 3）对 法国佬（力量 6）"
-    assert words.stage_words({"kind": "turn", "actor": "frenchy"}, {"frenchy": "Frenchy"}, "en") == "Frenchy's turn"
-    assert words.stage_words(None, names, "en") is None
+    assert labels.stage_words(fight, names, "zh") == "打斗！小孩（力量 3）对 法国佬（力量 6）"
+    assert labels.stage_words({"kind": "turn", "actor": "frenchy"}, {"frenchy": "Frenchy"}, "en") == "Frenchy's turn"
+    assert labels.stage_words(None, names, "en") is None

@@ -31,7 +31,7 @@ require(missing_browser())
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from lifeboat_rules.web.words import UI  # noqa: E402
+from lifeboat_rules.web.labels import UI  # noqa: E402
 
 WAIT = 20_000          # ms: what a page may take to show a pushed state
 

@@ -15,7 +15,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import seatbots, words
+from . import labels, seatbots
 from .store import Store
 from .tables import Hall, Refusal
 
@@ -98,9 +98,9 @@ class Server:
         return Response(status_code=204)
 
     async def setup(self, request):
-        """What the creation page offers: rulesets with their player counts, bots, words."""
+        """What the creation page offers: rulesets with their player counts, bots, labels."""
         return JSONResponse({"rulesets": self.hall.rulesets, "bots": seatbots.bot_names(),
-                             "langs": list(words.LANGS), "ui": words.UI})
+                             "langs": list(labels.LANGS), "ui": labels.UI})
 
     async def create_game(self, request):
         body = b""
@@ -145,14 +145,14 @@ class Server:
             try:
                 pass_ = self.hall.enter(message.get("token"))
             except Refusal as refusal:
-                await self._refuse_and_close(socket, refusal, words.lang_of(message.get("lang")))
+                await self._refuse_and_close(socket, refusal, labels.lang_of(message.get("lang")))
                 return
             table = self.hall.table(pass_.game_id)
             peers = self.connections.setdefault(pass_.game_id, set())
             if len(peers) >= MAX_PER_GAME:
                 await self._refuse_and_close(socket, Refusal("limit", "too many open pages for this game"))
                 return
-            conn = Connection(socket, pass_, words.lang_of(message.get("lang") or table.lang))
+            conn = Connection(socket, pass_, labels.lang_of(message.get("lang") or table.lang))
             if message.get("seat") in pass_.seats:
                 conn.seat = message["seat"]
             peers.add(conn)
@@ -209,7 +209,7 @@ class Server:
                 conn.pass_, conn.seat, conn.since = pass_, seat, 0
                 await self._push(conn)
             elif kind == "lang":
-                conn.lang, conn.since = words.lang_of(message.get("lang")), 0
+                conn.lang, conn.since = labels.lang_of(message.get("lang")), 0
                 await self._push(conn)
             elif kind == "manage":
                 self.hall.manage(conn.pass_, message.get("op"), message.get("seat"), message.get("bot"))
@@ -248,7 +248,7 @@ class Server:
             conn.seat, conn.since = (conn.pass_.seats[0] if conn.pass_.seats else None), 0
         since = 0 if full else conn.since
         state = self.hall.state(conn.pass_, conn.seat, conn.lang, since)
-        state["ui"] = words.ui(conn.lang) if since == 0 else None
+        state["ui"] = labels.ui(conn.lang) if since == 0 else None
         if ref is not None:
             state["ref"] = ref
         if await self._send(conn, state):

@@ -14,7 +14,7 @@ import secrets
 
 import lifeboat_rules as lr
 
-from . import seatbots, words
+from . import labels, seatbots
 from .store import Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
@@ -33,7 +33,7 @@ class Refusal(Exception):
         self.detail = detail
 
     def message(self, lang: str = "en") -> dict:
-        text = words.ui(lang).get("err_" + self.code, self.code)
+        text = labels.ui(lang).get("err_" + self.code, self.code)
         return {"type": "refused", "code": self.code,
                 "message": f"{text}: {self.detail}" if self.detail else text}
 
@@ -71,7 +71,7 @@ class Table:
 
     def names(self, lang: str) -> dict:
         if lang not in self._names:
-            self._names[lang] = words.names(self.game, lang)
+            self._names[lang] = labels.names(self.game, lang)
         return self._names[lang]
 
     def offer(self, seat: str) -> str:
@@ -114,8 +114,8 @@ class Hall:
         low, high = self.rulesets[ruleset]
         if type(players) is not int or not low <= players <= high:
             raise Refusal("bad_request", f"players must be a number from {low} to {high}")
-        if lang not in words.LANGS:
-            raise Refusal("bad_request", f"lang must be one of {', '.join(words.LANGS)}")
+        if lang not in labels.LANGS:
+            raise Refusal("bad_request", f"lang must be one of {', '.join(labels.LANGS)}")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2 ** 31):
             raise Refusal("bad_request", "seed must be a number from 0 to 2147483647")
         if (type(controllers) is not list or len(controllers) != players
@@ -285,13 +285,13 @@ class Hall:
         names = table.names(lang)
         feed = []
         for number, event in enumerate(game.events_for(viewer, since), start=since):
-            text = words.describe(event, game, lang)
+            text = labels.describe(event, game, lang)
             if text:
                 feed.append({"i": number, "text": text})
         out = {
             "type": "state", "game": table.game_id, "role": pass_.role, "lang": lang,
             "seat": viewer, "held": list(pass_.seats), "view": view, "names": names,
-            "stage_text": words.stage_words(view.get("stage"), names, lang),
+            "stage_text": labels.stage_words(view.get("stage"), names, lang),
             "waiting": [d.by for d in game.pending],
             "feed_from": since, "feed": feed, "log_size": len(game.log),
             "choices": [], "decision_text": None, "offer": None,
@@ -300,11 +300,11 @@ class Hall:
             out["offer"] = table.offer(viewer)
             mine = [d for d in game.pending if d.by == viewer]
             if mine:
-                out["decision_text"] = words.describe(mine[0], game, lang)
+                out["decision_text"] = labels.describe(mine[0], game, lang)
             deciding = mine[0].kind if mine else None
             seen = set()
             for action in game.legal_actions(viewer):
-                label = words.describe(action, game, lang)
+                label = labels.describe(action, game, lang)
                 if label in seen:          # two listings of one move read the same: show one
                     continue
                 seen.add(label)
