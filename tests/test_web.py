@@ -380,9 +380,9 @@ def test_the_state_is_the_seats_view_choices_and_feed_in_words(client, db):
         assert [(e["i"], e["text"]) for e in state["feed"]] == [(i, t) for i, t in expected_feed if t]
         legal = game.legal_actions(seat)
         assert all(c["action"] in legal for c in state["choices"])
-        labels = [c["label"] for c in state["choices"]]
-        assert labels == sorted(set(labels), key=labels.index)        # one button per wording
-        assert set(labels) == {lr.describe(a, game, "zh") for a in legal}
+        worded = [c["label"] for c in state["choices"]]
+        assert worded == sorted(set(worded), key=worded.index)        # one button per wording
+        assert set(worded) == {lr.describe(a, game, "zh") for a in legal}
         if seat in state["waiting"]:
             decision = next(d for d in game.pending if d.by == seat)
             assert state["decision_text"] == lr.describe(decision, game, "zh")
