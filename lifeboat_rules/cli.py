@@ -190,7 +190,7 @@ def main(argv=None) -> int:
     serve = sub.add_parser("serve", help="the web table (needs the extra: pip install 'lifeboat-rules[web]')",
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
     serve.add_argument("--db", default="lifeboat-tables.sqlite3",
                        help="the SQLite file where the games are kept")
     serve.add_argument("--max-games", type=int, default=100, help="games in progress at most")

@@ -565,3 +565,15 @@ def test_stage_words_name_the_characters():
     assert labels.stage_words(fight, names, "zh") == "打斗！小孩（力量 3）对 法国佬（力量 6）"
     assert labels.stage_words({"kind": "turn", "actor": "frenchy"}, {"frenchy": "Frenchy"}, "en") == "Frenchy's turn"
     assert labels.stage_words(None, names, "en") is None
+
+
+def test_serve_shows_its_defaults_and_refuses_a_bad_limit(capsys):
+    from lifeboat_rules.cli import main
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    for default in ("127.0.0.1", "8000", "lifeboat-tables.sqlite3", "100"):
+        assert default in shown
+    assert main(["serve", "--max-games", "0"]) == 2
+    assert "--max-games" in capsys.readouterr().err

@@ -51,7 +51,12 @@
     };
     socket.onclose = (event) => {
       socket = null;
-      if (FATAL.has(event.code)) { fatal = true; $("table").hidden = true; $("connection").textContent = ""; return; }
+      if (FATAL.has(event.code)) {
+        fatal = true;
+        for (const id of ["table", "host-panel", "hotseat", "curtain"]) $(id).hidden = true;
+        $("connection").textContent = "";
+        return;
+      }
       if (fatal) return;
       retries += 1;
       $("connection").textContent = ui ? word("reconnecting") : "…";
