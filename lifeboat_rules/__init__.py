@@ -2,7 +2,8 @@
 
 The public contract is API.md: ``load_ruleset``, ``new_game``, ``Game`` (``pending``,
 ``legal_actions``, ``apply``, ``view``, ``to_dict`` / ``from_dict``, ``clone``, ``over``,
-``result``), ``IllegalAction``, ``ContentError``; and ``hookimpl`` for plugins.
+``result``), ``IllegalAction``, ``ContentError``; ``describe`` (a sentence for an event, an
+action or a decision, in English or Chinese); and ``hookimpl`` for plugins.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from .content import Ruleset, load_ruleset
 from .engine import Game
 from .errors import ContentError, IllegalAction, PluginError
 from .hookspecs import hookimpl
+from .words import describe
 
 __all__ = ["load_ruleset", "new_game", "Game", "Ruleset", "Decision", "IllegalAction",
-           "ContentError", "PluginError", "hookimpl", "__version__"]
+           "ContentError", "PluginError", "hookimpl", "describe", "__version__"]
 __version__ = "0.1.0"
 
 

@@ -78,11 +78,15 @@ def _validate(args) -> int:
     return 1 if bad or not files else 0
 
 
+# events --verbose leaves out: each repeats what a neighbouring event says
+BOOKKEEPING = frozenset({"action", "move", "marker"})
+
+
 def _simulate(args) -> int:
     from . import load_ruleset
     from .bots import RandomPlayer
-    from .narrate import describe
     from .rules.setup import start
+    from .words import describe
 
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
@@ -100,15 +104,13 @@ def _simulate(args) -> int:
             total_actions += 1
             if args.verbose:
                 for event in game.log[shown:]:
-                    line = describe(event)
-                    if line:
-                        print(line)
+                    if event["type"] not in BOOKKEEPING:
+                        print(describe(event, game))
                 shown = len(game.log)
         if args.verbose:
             for event in game.log[shown:]:
-                line = describe(event)
-                if line:
-                    print(line)
+                if event["type"] not in BOOKKEEPING:
+                    print(describe(event, game))
         result = game.result
         total_rounds += game.state.round
         for winner in result["winners"]:
@@ -179,12 +181,17 @@ def main(argv=None) -> int:
     simulate.add_argument("--json", action="store_true", help="one JSON result line per game")
     simulate.set_defaults(run=_simulate)
 
+    from .words import languages
     play = sub.add_parser("play", help="play a game in the terminal against random players")
-    play.add_argument("--players", type=int, default=None)
-    play.add_argument("--ruleset", default="classic")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
+    play.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
+    play.add_argument("--seed", type=int, default=None, help="default: a random one, shown")
     play.add_argument("--as", dest="character", default=None,
-                      help="the character you play (default: the first seat)")
+                      help="the character you play, by id or name (default: the first seat)")
+    play.add_argument("--lang", default="en", choices=languages(),
+                      help="the language of the game's words (default: en)")
+    play.add_argument("--plain", action="store_true",
+                      help="plain text even when rich is installed")
     play.set_defaults(run=_play)
 
     serve = sub.add_parser("serve", help="the web table (needs the extra: pip install 'lifeboat-rules[web]')",

@@ -1,89 +1,525 @@
-"""``lifeboat-rules play``: one human against random players, in the terminal.
+"""``lifeboat-rules play``: one person against random players, in the terminal.
 
-It shows what the human's player may see (``Game.view``), the events in words, and numbers the
-legal actions to choose from; everyone else is a ``RandomPlayer``.
+Each time the person's character must decide, the screen shows what happened since (in the
+words of ``describe``), the table as that player may see it (``Game.view``) and a numbered menu
+with one entry per distinct move. Plain text fits 80x24 on a terminal (the screen is redrawn
+for each decision); with ``rich`` installed the table is drawn with it. ``run`` takes the
+input and output streams, so a whole game can be driven by a script.
 """
 
 from __future__ import annotations
 
+import random
+import re
 import sys
+import unicodedata
+from dataclasses import dataclass, field
 
+from . import words
 from .bots import RandomPlayer
-from .narrate import describe
+from .words import describe, text
+
+WIDTH, HEIGHT = 80, 24
+CLEAR = "\x1b[H\x1b[2J"
+
+# Events a player may always read. Until the core redacts the log per player
+# (``game.events_for``), the feed shows only these: the others may carry a secret
+# (``move``, ``action`` and ``robbed`` name hidden cards; ``setup`` the seed) or only repeat
+# what their neighbours say (``marker``).
+PUBLIC_EVENTS = frozenset({
+    "phase", "pick", "turn", "pass", "row", "place", "swap", "rob", "respond", "fight_start",
+    "join", "fight", "damage", "heal", "status", "lost", "seats", "seagulls", "navigation",
+    "overboard", "chum", "shark", "thirst", "water", "quench", "use", "play", "preserve",
+    "parasol", "flare", "cannibalism", "object", "objections", "eaten", "kept", "trade",
+    "decline", "offer_void", "navigator", "navigate", "game_over"})
 
 
-def _card(card: dict) -> str:
-    return f"{card['kind']} ({card['id']})"
+# --------------------------------------------------------------------------- text that fits
+
+def width(line: str) -> int:
+    """Columns a line takes on a terminal (East Asian wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
 
-def _describe_action(action: dict) -> str:
-    rest = {k: v for k, v in action.items() if k not in ("by", "type")}
-    return action["type"] + (" " + " ".join(f"{k}={v}" for k, v in rest.items()) if rest else "")
+def wrap(line: str, columns: int = WIDTH, indent: str = "") -> list:
+    """``line`` cut into lines of at most ``columns`` columns, at spaces where there are
+    some (Chinese has none: it is cut between characters); continuation lines get
+    ``indent``."""
+    out: list = []
+    rest = line
+    prefix = ""
+    while width(prefix + rest) > columns:
+        room = columns - width(prefix)
+        cut, used = 0, 0
+        for i, ch in enumerate(rest):
+            used += width(ch)
+            if used > room:
+                break
+            cut = i + 1
+        space = rest.rfind(" ", 0, cut + 1)
+        if space > 0 and width(rest[:space]) > room // 2:
+            cut = space
+        out.append(prefix + rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+        prefix = indent
+    out.append(prefix + rest)
+    return out
 
 
-def show(view: dict, out) -> None:
-    print(f"\n== round {view['round']}, {view['phase']} phase; seagulls {view['seagulls']}; "
-          f"supply {view['supply_size']}, navigation deck {view['navigation_size']}, "
-          f"rowing pile {view['rowing_pile_size']}", file=out)
-    print("seats (bow -> stern): " + " ".join(view["seats"]), file=out)
-    for who, entry in view["characters"].items():
-        marks = "".join(m for m, on in (("R", entry["rowed"]), ("F", entry["fought"]),
-                                        ("P", entry["parasol_active"])) if on)
-        front = ", ".join(_card(c) for c in entry["front"]) or "-"
-        print(f"  {who:12} size {entry['size']} survival {entry['survival']} damage "
-              f"{entry['damage']} {entry['status']:11} hand {entry['hand_size']} front {front} {marks}",
-              file=out)
-    me = view["you"]
+# --------------------------------------------------------------------------- the menu
+
+@dataclass
+class Entry:
+    """A menu entry: one action, or a group of entries opened as a sub-menu."""
+    label: str
+    action: dict | None = None
+    entries: list = field(default_factory=list)
+
+
+def _places(view: dict) -> dict:
+    """id -> (kind, place) of every card the viewer sees."""
+    where: dict = {}
+    for owner, entry in view["characters"].items():
+        for card in entry.get("hand") or []:
+            where[card["id"]] = (card["kind"], f"hand:{owner}")
+        for card in entry.get("front") or []:
+            where[card["id"]] = (card["kind"], f"front:{owner}")
+    for card in (view.get("decision") or {}).get("cards") or []:
+        where.setdefault(card["id"], (card.get("kind"), "decision"))
+    return where
+
+
+def _key(action: dict, where: dict) -> tuple:
+    """What a move does, for a player: cards of one kind in one place are interchangeable."""
+    def card(ref):
+        return where.get(ref, ref) if isinstance(ref, str) else ref
+    items = []
+    for name, value in sorted(action.items()):
+        if isinstance(value, list):
+            value = tuple(card(v) for v in value) if name in ("give", "take") else tuple(value)
+        elif name == "card":
+            value = card(value)
+        items.append((name, value))
+    return tuple(items)
+
+
+# Fields an action may leave out to mean "the obvious one" (docs/api.md, Actions): the first
+# water or chum card (R-THIRST-2, R-OVER-2), the one offer open to you (R-TRADE-1). The short
+# form is the same move as one listed in full.
+OPTIONAL_FIELDS = {"water": "card", "chum": "card", "accept_offer": "offer",
+                   "decline_offer": "offer"}
+
+
+def distinct_moves(game, me: str, actions: list) -> list:
+    """``actions`` with one action per distinct move: a card named by its kind (an alias of
+    the first such card) and a short form leaving out an optional field are dropped when the
+    same move is listed in full; cards of one kind in one place count once."""
+    view = game.view(me)
+    where = _places(view)
+    kinds = set(words.content(game).get("provisions", {}))
+
+    def rest(action, left_out):
+        return tuple(sorted((k, repr(v)) for k, v in action.items() if k != left_out))
+
+    full = {rest(action, OPTIONAL_FIELDS[action["type"]]) for action in actions
+            if OPTIONAL_FIELDS.get(action["type"]) in action}
+    out, seen = [], set()
+    for action in actions:
+        field = OPTIONAL_FIELDS.get(action["type"])
+        if field and field not in action and rest(action, field) in full:
+            continue    # the short form of a move listed in full
+        ref = action.get("card")
+        if isinstance(ref, str) and ref in kinds and ref not in where and \
+                ref in _kinds_listed(actions, action, where):
+            continue    # a kind: the first such card, listed by its id
+        key = _key(action, where)
+        if key not in seen:
+            seen.add(key)
+            out.append(action)
+    return out
+
+
+def _kinds_listed(actions: list, alias: dict, where: dict) -> set:
+    """The kinds of the cards listed by id in actions that differ from ``alias`` only in
+    their card."""
+    others = {k: v for k, v in alias.items() if k != "card"}
+    found = set()
+    for action in actions:
+        ref = action.get("card")
+        if ref in where and {k: v for k, v in action.items() if k != "card"} == others:
+            found.add(where[ref][0])
+    return found
+
+
+def build_menu(game, me: str, lang: str, limit: int) -> list:
+    """The menu entries for ``me`` now: one per distinct move, labelled with ``describe``; if
+    there are more than ``limit``, the largest kinds of move are gathered into sub-menus."""
+    actions = distinct_moves(game, me, game.legal_actions(me))
+    where = _places(game.view(me))
+    entries = [Entry(describe(a, game, lang), a) for a in actions]
+    # two moves that read alike differ by where the card is: say it
+    labels: dict = {}
+    for entry in entries:
+        labels.setdefault(entry.label, []).append(entry)
+    for same in labels.values():
+        if len(same) > 1:
+            for entry in same:
+                place = where.get(entry.action.get("card"), (None, ""))[1]
+                if place.startswith("hand:"):
+                    entry.label += " " + text("ui.from_hand", lang)
+                elif place.startswith("front:"):
+                    entry.label += " " + text("ui.face_up", lang)
+    while len(entries) > limit:
+        by_type: dict = {}
+        for entry in entries:
+            if entry.action is not None:
+                by_type.setdefault(entry.action["type"], []).append(entry)
+        kind, members = max(by_type.items(), key=lambda item: len(item[1]), default=(None, []))
+        if len(members) < 2:
+            break
+        label = text(f"ui.groups.{kind}", lang) if words.has_text(f"ui.groups.{kind}", lang) \
+            else text("ui.groups.other", lang, what=kind.replace("_", " "))
+        group = Entry(text("ui.group", lang, n=len(members), label=label), entries=members)
+        first = entries.index(members[0])
+        entries = [e for e in entries if e not in members]
+        entries.insert(first, group)
+    return entries
+
+
+# --------------------------------------------------------------------------- the table
+
+def status_lines(game, me: str, lang: str) -> list:
+    """The table as ``me`` may see it, as lines of text (not yet cut to a width)."""
+    view = game.view(me)
+    who = lambda c: words.character_name(game, c, lang)          # noqa: E731
+    card = lambda c: words.provision_name(game, c["kind"], lang)  # noqa: E731
+    lines = [text("ui.status", lang, round=view["round"],
+                  phase=words.catalog(lang)["phases"].get(view["phase"], view["phase"]),
+                  seagulls=view["seagulls"], land=_landing(game), supply=view["supply_size"],
+                  deck=view["navigation_size"], pile=view["rowing_pile_size"]),
+             text("ui.seats", lang)]
+    separator = words.catalog(lang)["ui"]["separator"]
+    for character in view["seats"]:
+        entry = view["characters"][character]
+        front = separator.join(card(c) for c in entry["front"])
+        marks = [text(f"ui.{m}", lang) for m, on in (("rowed", entry["rowed"]),
+                                                       ("fought", entry["fought"]),
+                                                       ("parasol_open", entry["parasol_active"]))
+                 if on]
+        lines.append(text(
+            "ui.seat_line", lang, mark=text("ui.you_mark", lang) if character == me else "  ",
+            who=who(character), damage=entry["damage"], size=entry["size"],
+            status=words.catalog(lang)["statuses"].get(entry["status"], entry["status"]),
+            hand=entry["hand_size"],
+            front=text("ui.front", lang, cards=front) if front else "",
+            markers=text("ui.markers", lang, list=separator.join(marks)) if marks else ""))
+    gone = [c for c in view["characters"] if c not in view["seats"]]
+    if gone:
+        lines.append(text("ui.lost_seats", lang, names=separator.join(who(c) for c in gone)))
     mine = view["characters"][me]
-    print(f"you are {me}; you love {view['love']} and hate {view['hate']}", file=out)
-    print("your hand: " + (", ".join(_card(c) for c in mine.get("hand", [])) or "empty"), file=out)
-    decision = view.get("decision")
-    if decision:
-        cards = decision.get("cards")
-        print(f"you decide: {decision['kind']}" + (f" among {cards}" if cards else ""), file=out)
+    lines.append(text("ui.you", lang, who=who(me), love=who(view.get("love")),
+                      hate=who(view.get("hate"))))
+    hand = [card(c) for c in mine.get("hand") or []]
+    lines.append(text("ui.hand", lang, cards=separator.join(hand)) if hand
+                 else text("ui.hand_empty", lang))
+    return lines
+
+
+def _landing(game) -> int:
+    setup = words.content(game).get("setup", {})
+    return setup.get("seagulls_to_land", 4) if isinstance(setup, dict) else 4
+
+
+def decision_lines(game, me: str, lang: str) -> list:
+    """What ``me`` must decide now, with what everyone sees of it (a fight's sides...)."""
+    view = game.view(me)
+    lines = [describe(d, game, lang) for d in game.pending if d.by == me]
+    stage = view.get("stage") or {}
+    who = lambda c: words.character_name(game, c, lang)  # noqa: E731
+    names = lambda cs: words.names(game, cs, lang)  # noqa: E731
+    kind = stage.get("kind")
+    if kind == "fight":
+        strength = stage.get("strength") or {}
+        lines.append(text("ui.stage_fight", lang, attackers=names(stage.get("attackers")),
+                          defenders=names(stage.get("defenders")),
+                          a=strength.get("attacker", "?"), d=strength.get("defender", "?")))
+    elif kind == "overboard":
+        lines.append(text("ui.stage_overboard", lang, names=names(stage.get("fallen"))))
+    elif kind == "thirst":
+        thirst = stage.get("thirst") or {}
+        listed = words.catalog(lang)["ui"]["separator"].join(
+            text("ui.thirsty", lang, who=who(c), n=n) for c, n in thirst.items())
+        lines.append(text("ui.stage_thirst", lang, list=listed))
+    elif kind == "respond" and stage.get("act") in ("swap", "rob"):
+        # who asks what of you, as the event that asked it says it
+        lines.append(describe({"type": stage["act"], "character": stage.get("by"),
+                               "target": stage.get("target")}, game, lang))
+    return lines
+
+
+class PlainScreen:
+    """Plain text. ``fit``: each screen is redrawn from the top and cut to 80x24 (on a
+    terminal); otherwise everything is printed in turn (a pipe, a log, a test)."""
+
+    def __init__(self, out, fit: bool):
+        self.out = out
+        self.fit = fit
+
+    def say(self, line: str = "") -> None:
+        for part in wrap(line) if self.fit else [line]:
+            print(part, file=self.out)
+
+    def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
+        numbered = [f"{i:2}. {entry.label}" for i, entry in enumerate(menu, start=1)]
+        if not self.fit:
+            for line in feed + [""] + status + decision + numbered:
+                print(line, file=self.out)
+            return
+        body = [part for line in status + decision for part in wrap(line, indent="    ")]
+        options = [part for line in numbered for part in wrap(line, indent="    ")]
+        room = HEIGHT - len(body) - len(options) - 1   # the prompt's line
+        shown = self._trim([part for line in feed for part in wrap(line, indent="  ")],
+                           room, lang)
+        self.out.write(CLEAR)
+        for line in shown + body + options:
+            print(line, file=self.out)
+
+    def finish(self, feed: list, table: dict, lang: str) -> None:
+        """The last events and the scores (``score_table``)."""
+        scores = score_lines(table)
+        if self.fit:
+            shown = self._trim([p for line in feed for p in wrap(line, indent="  ")],
+                               HEIGHT - len(scores) - 1, lang)
+            self.out.write(CLEAR)
+        else:
+            shown = feed
+        for line in shown + [""] + scores:
+            print(line, file=self.out)
+
+    @staticmethod
+    def _trim(lines: list, room: int, lang: str) -> list:
+        """The last lines that fit in ``room``, after a line saying how many are left out."""
+        if len(lines) <= room:
+            return lines
+        keep = max(room - 1, 0)
+        return [text("ui.earlier", lang, n=len(lines) - keep)] + (lines[-keep:] if keep else [])
+
+    def menu_limit(self, status: list, decision: list) -> int:
+        if not self.fit:
+            return 10
+        used = sum(len(wrap(line, indent="    ")) for line in status + decision)
+        return max(HEIGHT - used - 3, 4)   # the prompt, and two lines of news at least
+
+
+class RichScreen(PlainScreen):
+    """The same screen drawn with ``rich`` (the optional package): the table in a panel, the
+    news dimmed, the scores as a table."""
+
+    def __init__(self, out, fit: bool):
+        super().__init__(out, fit)
+        from rich.console import Console
+        self.console = Console(file=out, width=WIDTH, highlight=False, emoji=False,
+                               markup=False)
+
+    def say(self, line: str = "") -> None:
+        self.console.print(line)
+
+    def _height(self, renderable) -> int:
+        return len(self.console.render_lines(renderable, self.console.options, pad=False))
+
+    def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
+        from rich.panel import Panel
+        from rich.text import Text
+        panel = Panel(Text("\n".join(status)), subtitle=None, expand=True)
+        asked = [Text(line, style="bold") for line in decision]
+        options = [Text(f"{i:2}. {entry.label}") for i, entry in enumerate(menu, start=1)]
+        news = [Text(line, style="dim") for line in feed]
+        if self.fit:
+            room = HEIGHT - 1 - sum(self._height(r) for r in [panel] + asked + options)
+            heights = [self._height(r) for r in news]
+            kept = 0
+            while kept < len(news) and sum(heights[len(news) - kept - 1:]) <= room - 1:
+                kept += 1
+            if kept < len(news):
+                news = [Text(text("ui.earlier", lang, n=len(news) - kept), style="dim")] + \
+                    (news[len(news) - kept:] if kept else [])
+            self.out.write(CLEAR)
+        for renderable in news + [panel] + asked + options:
+            self.console.print(renderable)
+
+    def menu_limit(self, status: list, decision: list) -> int:
+        if not self.fit:
+            return 10
+        from rich.panel import Panel
+        from rich.text import Text
+        used = self._height(Panel(Text("\n".join(status)))) + \
+            sum(self._height(Text(line)) for line in decision)
+        return max(HEIGHT - used - 3, 4)
+
+    def finish(self, feed: list, table: dict, lang: str) -> None:
+        from rich.table import Table
+        from rich.text import Text
+        drawn = Table(title=table["title"], title_justify="left")
+        for i, column in enumerate(table["columns"]):
+            drawn.add_column(column, justify="left" if i == 0 else "right")
+        for row in table["rows"]:
+            drawn.add_row(*row)
+        if self.fit:
+            self.out.write(CLEAR)
+            feed = self._trim(feed, max(HEIGHT - self._height(drawn) - 2, 1), lang)
+        for line in feed:
+            self.console.print(Text(line, style="dim"))
+        self.console.print(drawn)
+        self.console.print(Text(table["winners"], style="bold"))
+
+
+def make_screen(out, renderer: str = "auto", fit: bool | None = None):
+    """``renderer``: ``plain``, ``rich`` or ``auto`` (rich if installed and ``out`` is a
+    terminal). ``fit`` (default: ``out`` is a terminal): redraw and fit each screen."""
+    terminal = bool(getattr(out, "isatty", lambda: False)())
+    fit = terminal if fit is None else fit
+    if renderer == "rich" or (renderer == "auto" and terminal):
+        try:
+            return RichScreen(out, fit)
+        except ImportError:
+            if renderer == "rich":
+                raise
+    return PlainScreen(out, fit)
+
+
+# --------------------------------------------------------------------------- the loop
+
+def ask(menu: list, stdin, screen, lang: str) -> int | None:
+    """The index of the entry the person types, asking again until it is one of the numbers
+    shown; None when they quit (``q``) or the input ends."""
+    while True:
+        screen.out.write(text("ui.prompt", lang, n=len(menu)))
+        screen.out.flush()
+        answer = stdin.readline()
+        if not answer or answer.strip().lower() in ("q", "quit"):
+            return None
+        answer = answer.strip()
+        if re.fullmatch(r"[0-9]+", answer) and 1 <= int(answer) <= len(menu):
+            return int(answer) - 1
+        screen.say(text("ui.refused", lang, answer=answer or '""', n=len(menu)))
+
+
+def feed_lines(game, me: str, since: int, lang: str) -> list:
+    """The log from ``since`` on, in words, as far as ``me`` may read it."""
+    return [describe(event, game, lang) for event in game.log[since:]
+            if event.get("type") in PUBLIC_EVENTS]
+
+
+def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
+    """Show the screen and the menu (opening sub-menus) until the person picks a move."""
+    status = status_lines(game, me, lang)
+    decision = decision_lines(game, me, lang)
+    menu = build_menu(game, me, lang, screen.menu_limit(status, decision))
+    current = menu
+    while True:
+        screen.show(feed, status, decision, current, lang)
+        index = ask(current, stdin, screen, lang)
+        if index is None:
+            return None
+        entry = current[index]
+        if entry.action is not None:
+            return entry.action
+        if entry.entries:
+            current = entry.entries + [Entry(text("ui.back", lang))]
+        else:   # back
+            current = menu
+        feed = []
+
+
+def score_table(game, me: str, lang: str) -> dict:
+    """The final scores with their parts (R-SCORE-2..4), best first, and the winners:
+    ``{"title", "columns", "rows", "winners"}`` (the rows as text cells)."""
+    result = game.result
+    columns = words.catalog(lang)["ui"]["columns"]
+    parts = ("survival", "treasure", "love", "hate")
+    rows = []
+    for character, score in sorted(result["scores"].items(), key=lambda item: -item[1]):
+        breakdown = result["breakdown"].get(character, {})
+        mark = "* " if character == me else "  "
+        rows.append([mark + words.character_name(game, character, lang)]
+                    + [str(breakdown.get(p, 0)) for p in parts] + [str(score)])
+    return {"title": text("ui.scores", lang),
+            "columns": [columns[c] for c in ("player",) + parts + ("total",)],
+            "rows": rows,
+            "winners": text("ui.winners", lang, n=len(result["winners"]),
+                            names=words.names(game, result["winners"], lang))}
+
+
+def score_lines(table: dict) -> list:
+    """``score_table`` as lines of plain text, the numbers aligned."""
+    cells = [table["columns"]] + table["rows"]
+    widths = [max(width(row[i]) for row in cells) for i in range(len(table["columns"]))]
+
+    def line(row: list) -> str:
+        out = row[0] + " " * (widths[0] - width(row[0]))
+        for cell, w in zip(row[1:], widths[1:]):
+            out += "  " + " " * (w - width(cell)) + cell
+        return out
+
+    return [table["title"]] + [line(row) for row in cells] + [table["winners"]]
+
+
+def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=None) -> int:
+    """Play ``game`` to its end: the person at ``stdin``/``out`` decides for ``me``, ``bot``
+    (default: a ``RandomPlayer``) for everyone else. Returns 0 (also when the person quits)."""
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    screen = screen or make_screen(out)
+    bot = bot or RandomPlayer(0)
+    shown = 0
+    feed: list = []
+    while not game.over:
+        if any(d.by == me for d in game.pending):
+            feed += feed_lines(game, me, shown, lang)
+            shown = len(game.log)
+            action = choose(game, me, lang, stdin, screen, feed)
+            if action is None:
+                screen.say(text("ui.bye", lang))
+                return 0
+            feed = []
+            game.apply(action)
+        else:
+            # the person is asked first whenever they must decide, so the bot's pick among
+            # the pending decisions is always someone else's
+            game.apply(bot.act(game))
+    screen.finish(feed + feed_lines(game, me, shown, lang), score_table(game, me, lang), lang)
+    return 0
+
+
+def find_character(game, wanted: str) -> str | None:
+    """The character of this game ``wanted`` names: its id or a display name, any language."""
+    in_play = game.view(None)["seats"]
+    key = wanted.strip().lower()
+    for character in in_play:
+        names = {character.lower()} | {words.character_name(game, character, code).lower()
+                                        for code in words.languages()}
+        if key in names:
+            return character
+    return None
 
 
 def play(args, stdin=None, out=None) -> int:
-    from . import load_ruleset
-    from .rules.setup import start
+    """``lifeboat-rules play``: deal a game and play it with the person as ``--as``."""
+    from . import load_ruleset, new_game
 
-    stdin = stdin or sys.stdin
     out = out or sys.stdout
+    lang = words.language(args.lang)
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
-    game = start(ruleset, players=players, seed=args.seed)
-    me = args.character or game.state.seats[0]
-    if me not in game.state.characters:
-        print(f"{me} is not in this game; in play: {', '.join(game.state.characters)}", file=out)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    game = new_game(ruleset, players=players, seed=seed)
+    seats = game.view(None)["seats"]
+    me = seats[0] if args.character is None else find_character(game, args.character)
+    screen = make_screen(out, "plain" if args.plain else "auto")
+    if me is None:
+        screen.say(text("ui.not_in_game", lang, who=args.character,
+                        names=words.names(game, seats, lang)))
         return 2
-    bot = RandomPlayer(args.seed)
-    shown = 0
-    while not game.over:
-        for event in game.log[shown:]:
-            line = describe(event)
-            if line:
-                print(line, file=out)
-        shown = len(game.log)
-        if any(d.by == me for d in game.pending):
-            show(game.view(me), out)
-            actions = game.legal_actions(me)
-            for number, action in enumerate(actions, start=1):
-                print(f"  {number:3}. {_describe_action(action)}", file=out)
-            print("choose a number (q to quit): ", end="", file=out, flush=True)
-            answer = stdin.readline()
-            if not answer or answer.strip().lower() in ("q", "quit"):
-                print("\nbye", file=out)
-                return 0
-            try:
-                action = actions[int(answer) - 1]
-            except (ValueError, IndexError):
-                print("not one of the numbers", file=out)
-                continue
-            game.apply(action)
-        else:
-            game.apply(bot.act(game))
-    for event in game.log[shown:]:
-        line = describe(event)
-        if line:
-            print(line, file=out)
-    return 0
+    screen.say(text("ui.title", lang, ruleset=ruleset.name, n=players, seed=seed,
+                    who=words.character_name(game, me, lang)))
+    return run(game, me, lang, stdin, out, RandomPlayer(seed), screen)

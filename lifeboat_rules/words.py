@@ -1,0 +1,830 @@
+"""Words a person reads: one sentence for an event, an action or a decision (``describe``).
+
+The sentences are data: one catalog per language in ``lifeboat_rules/data/words/<lang>.yaml``
+(English is the fallback for a missing key or language). The display names come from the
+game's content: a character, provision or navigation card may carry ``names: {zh: ...}``
+beside its English ``name``, so a ruleset or plugin that adds a card brings its own words.
+
+Nothing here looks at the game's secrets: an event is described with the fields it has (an
+event redacted for a player simply lacks some), and an action's instance ids are named as the
+acting player sees them (``game.view(by)``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import yaml
+
+DEFAULT_LANG = "en"
+_PLURAL_KEYS = frozenset({"zero", "one", "other"})
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_LANG = re.compile(r"[a-z]{2,3}")
+
+
+# --------------------------------------------------------------------------- catalogs
+
+def _words_dir():
+    return resources.files("lifeboat_rules.data").joinpath("words")
+
+
+@functools.lru_cache(maxsize=None)
+def languages() -> tuple:
+    """The language codes that have a catalog (``en``, ``zh``, ...)."""
+    return tuple(sorted(entry.name[:-5] for entry in _words_dir().iterdir()
+                        if entry.name.endswith(".yaml") and _LANG.fullmatch(entry.name[:-5])))
+
+
+def language(lang: Any) -> str:
+    """The catalog for ``lang``: itself, else its primary code (``zh-CN`` -> ``zh``), else
+    English. Only names from ``languages()`` are ever opened (a code may come from a client)."""
+    if isinstance(lang, str):
+        code = lang.strip().lower().replace("_", "-")
+        for candidate in (code, code.split("-")[0]):
+            if candidate in languages():
+                return candidate
+    return DEFAULT_LANG
+
+
+def _merge(base: dict, overlay: dict) -> dict:
+    out = dict(base)
+    for key, value in overlay.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) \
+                and not set(value) <= _PLURAL_KEYS:
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def catalog(lang: str = DEFAULT_LANG) -> dict:
+    """The merged catalog of ``lang`` (its own keys over the English ones); read only."""
+    return _catalog(language(lang))
+
+
+@functools.lru_cache(maxsize=None)
+def _catalog(code: str) -> dict:   # (cached per known code: any string may come in as lang)
+    english = yaml.safe_load(_words_dir().joinpath("en.yaml").read_text(encoding="utf-8"))
+    if code == DEFAULT_LANG:
+        return english
+    own = yaml.safe_load(_words_dir().joinpath(f"{code}.yaml").read_text(encoding="utf-8"))
+    return _merge(english, own or {})
+
+
+def _lookup(table: dict, path: str):
+    node: Any = table
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def fill(template: str, values: Mapping) -> str:
+    """``template`` with each ``{name}`` replaced by ``values[name]`` (one pass: a value is
+    never read as a template); an unknown placeholder is left as written."""
+    return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values
+                            else m.group(0), template)
+
+
+def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values) -> str:
+    """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
+    ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
+    node = _lookup(catalog(lang), path)
+    if node is None:
+        raise KeyError(f"no words for {path!r}")
+    if isinstance(node, dict):
+        if not set(node) <= _PLURAL_KEYS or "other" not in node:
+            raise KeyError(f"{path!r} is not a sentence")
+        count = 0 if n is None else n
+        form = "zero" if count == 0 else "one" if count == 1 else "other"
+        node = node.get(form, node["other"])
+    if n is not None:
+        values = {"n": n, **values}
+    return fill(str(node), values)
+
+
+def has_text(path: str, lang: str = DEFAULT_LANG) -> bool:
+    return _lookup(catalog(lang), path) is not None
+
+
+# --------------------------------------------------------------------------- display names
+
+def content(game) -> dict:
+    """The game's merged content mapping (``game.ruleset.content.raw``; empty if none)."""
+    loaded = getattr(getattr(game, "ruleset", None), "content", None)
+    raw = getattr(loaded, "raw", None)
+    return raw if isinstance(raw, dict) else {}
+
+
+def _from_id(ident: str) -> str:
+    return ident.replace("_", " ").replace("-", " ")
+
+
+def _display(entry: Any, lang: str) -> str | None:
+    if not isinstance(entry, dict):
+        return None
+    names = entry.get("names")
+    if isinstance(names, dict):
+        # the language itself, else a regional form of it (names: {zh-Hans: ...})
+        for code in [lang] + sorted(k for k in names if str(k).split("-")[0] == lang):
+            if isinstance(names.get(code), str):
+                return names[code]
+    name = entry.get("name")
+    return name if isinstance(name, str) else None
+
+
+def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
+    """A character's display name (``names[lang]``, else ``name``, else from its id)."""
+    lang = language(lang)
+    if not isinstance(character, str):
+        return text("someone", lang)
+    found = _display(content(game).get("characters", {}).get(character), lang)
+    return found if found else _from_id(character).title()
+
+
+def provision_name(game, kind: str, lang: str = DEFAULT_LANG) -> str:
+    """A provision kind's display name, bare (``Water``, ``水``)."""
+    found = _display(content(game).get("provisions", {}).get(kind), language(lang))
+    return found if found else _from_id(kind)
+
+
+def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+    """A navigation card's display name: its own (``names``/``name``), else
+    "navigation card 19" built from the id ``nav-19``; "a navigation card" when unknown."""
+    lang = language(lang)
+    if not isinstance(card, str):
+        return text("a_navigation_card", lang)
+    found = _display(content(game).get("navigation", {}).get(card), lang)
+    if found:
+        return text("navigation_card_named", lang, name=found)
+    number = re.fullmatch(r"[a-z]+[-_]?(\d+)", card)
+    return text("navigation_card", lang, number=number.group(1) if number else _from_id(card))
+
+
+def names(game, characters: Any, lang: str = DEFAULT_LANG) -> str:
+    """Characters' display names as a list in words ("A, B and C"); ``"all"`` and
+    ``{"all_except": [...]}`` (as on navigation cards) too."""
+    return _Words(game, lang).names(characters)
+
+
+def join(items: list, lang: str = DEFAULT_LANG) -> str:
+    """Texts joined as a list in ``lang`` ("A, B and C", "甲、乙和丙")."""
+    return _Words(None, lang).join(list(items))
+
+
+# --------------------------------------------------------------------------- the sentences
+
+def describe(item: Any, game, lang: str = DEFAULT_LANG) -> str:
+    """One sentence a person reads for ``item``, in ``lang`` (``"en"``, ``"zh"``; any other
+    falls back to English).
+
+    ``item`` is an event (a log entry: a mapping with ``type``), an action (a mapping with
+    ``by`` and ``type``) or a decision (an object with ``.by`` and ``.kind``, as in
+    ``game.pending``, or a mapping ``{"by", "kind"}``). Types the catalog does not know (a
+    plugin's) get a plain generic sentence; fields an event lacks (redacted for its reader)
+    are told vaguely ("a card").
+    """
+    if isinstance(item, Mapping):
+        if "type" not in item and "by" in item and "kind" in item:
+            return describe_decision(item, game, lang)
+        if "by" in item and "type" in item and "character" not in item:
+            return describe_action(item, game, lang)
+        if "type" in item:
+            return describe_event(item, game, lang)
+        raise TypeError("describe() takes an event, an action or a decision")
+    if hasattr(item, "by") and hasattr(item, "kind"):
+        return describe_decision(item, game, lang)
+    raise TypeError("describe() takes an event, an action or a decision")
+
+
+def describe_event(event: Mapping, game, lang: str = DEFAULT_LANG) -> str:
+    """The sentence for one log entry (see ``describe``)."""
+    return _Words(game, lang).event(event)
+
+
+def describe_action(action: Mapping, game, lang: str = DEFAULT_LANG) -> str:
+    """The sentence for an action dict, its cards named as its actor sees them now."""
+    return _Words(game, lang).action(action, live=True)
+
+
+def describe_decision(decision: Any, game, lang: str = DEFAULT_LANG) -> str:
+    """The sentence for a decision the game waits for (``game.pending``)."""
+    if isinstance(decision, Mapping):
+        by, kind = decision.get("by"), decision.get("kind")
+    else:
+        by, kind = decision.by, decision.kind
+    words = _Words(game, lang)
+    if isinstance(kind, str) and has_text(f"decisions.{kind}", words.lang) \
+            and kind != "other":
+        return words.t(f"decisions.{kind}", who=words.who(by))
+    return words.t("decisions.other", who=words.who(by), what=_what(kind))
+
+
+def _what(kind: Any) -> str:
+    return _from_id(kind) if isinstance(kind, str) else "?"
+
+
+# the last view looked at: (game, length of its log, viewer, view); a menu describes many
+# actions of one player in one position, and every move lengthens the log
+_last_view: tuple = (None, None, None, None)
+
+
+def _view_of(game, character: str) -> dict | None:
+    global _last_view
+    log = getattr(game, "log", None)
+    moves = len(log) if isinstance(log, list) else None
+    cached_game, cached_moves, cached_character, view = _last_view
+    if moves is not None and cached_game is game and cached_moves == moves \
+            and cached_character == character:
+        return view
+    try:
+        view = game.view(character)
+    except (KeyError, ValueError, TypeError, AttributeError):
+        view = None   # not a character of this game: its cards stay unnamed
+    _last_view = (game, moves, character, view)
+    return view
+
+
+class _Words:
+    """The sentences of one language for one game."""
+
+    def __init__(self, game, lang: str):
+        self.game = game
+        self.lang = language(lang)
+        merged = content(game)
+        self.provisions = merged.get("provisions", {})
+        self.navigation = merged.get("navigation", {})
+
+    # -- pieces
+    def t(self, path: str, n: int | None = None, **values) -> str:
+        sentence = text(path, self.lang, n=n, **values)
+        return sentence[:1].upper() + sentence[1:] if sentence else sentence
+
+    def who(self, character: Any) -> str:
+        return character_name(self.game, character, self.lang)
+
+    def names(self, characters: Any) -> str:
+        if characters == "all":
+            return text("everyone", self.lang)
+        if isinstance(characters, Mapping) and "all_except" in characters:
+            return text("everyone_except", self.lang, names=self.names(characters["all_except"]))
+        if not isinstance(characters, (list, tuple)) or not characters:
+            return text("nobody", self.lang)
+        return self.join([self.who(c) for c in characters])
+
+    def join(self, items: list) -> str:
+        style = catalog(self.lang)["list"]
+        if len(items) <= 1:
+            return "".join(items)
+        return style["separator"].join(items[:-1]) + style["last"] + items[-1]
+
+    def kind_card(self, kind: Any) -> str:
+        """A provision of a known kind ("the Water"), or "a card"."""
+        if isinstance(kind, str) and kind:
+            return text("card", self.lang, name=provision_name(self.game, kind, self.lang))
+        return text("a_card", self.lang)
+
+    def nav(self, card: Any) -> str:
+        return navigation_name(self.game, card, self.lang)
+
+    def only_kind(self, test) -> str | None:
+        """The one provision kind of this content that ``test`` accepts, if exactly one does
+        (an action that only takes such cards then says which, without a secret)."""
+        kinds = [k for k, data in self.provisions.items() if isinstance(data, dict) and test(data)]
+        return kinds[0] if len(kinds) == 1 else None
+
+    def card_of(self, event: Mapping, fallback=None) -> str:
+        """The card an event names: by its ``kind``; else the one kind its action allows."""
+        kind = event.get("kind")
+        if not isinstance(kind, str) and fallback is not None:
+            kind = self.only_kind(fallback)
+        return self.kind_card(kind)
+
+    def card_ref(self, ref: Any, seen: dict | None) -> str:
+        """A card named in an action: a provision kind, a navigation card id, or an instance
+        id named by the actor's view (``seen``: id -> kind); anything else is "a card"."""
+        if isinstance(ref, Mapping):
+            return self.kind_card(ref.get("kind"))
+        if not isinstance(ref, str):
+            return text("a_card", self.lang)
+        if ref in self.provisions:
+            return self.kind_card(ref)
+        if ref in self.navigation:
+            return self.nav(ref)
+        if seen and ref in seen:
+            kind = seen[ref]
+            return self.kind_card(kind) if kind is not None else self.nav(ref)
+        return text("a_card", self.lang)
+
+    def place(self, where: Any) -> str:
+        if not isinstance(where, str):
+            return text("something", self.lang)
+        zone, _, owner = where.partition(":")
+        if owner and zone in ("hand", "front"):
+            return text(f"places.{zone}", self.lang, who=self.who(owner))
+        if has_text(f"places.{zone}", self.lang) and zone not in ("hand", "front", "other"):
+            return text(f"places.{zone}", self.lang)
+        return text("places.other", self.lang, place=_from_id(where))
+
+    def generic(self, kind: Any, who: Any) -> str:
+        if isinstance(who, str):
+            return self.t("events.generic.who", who=self.who(who), what=_what(kind))
+        return self.t("events.generic.plain", what=_what(kind))
+
+    @staticmethod
+    def count(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def offer_parties(self, offer: Any) -> tuple:
+        """``(from, to)`` of an offer by its id, from the offer event in the log (offers are
+        made in the open; only who made it to whom is read)."""
+        for event in reversed(getattr(self.game, "log", None) or []):
+            if isinstance(event, Mapping) and event.get("type") == "offer" \
+                    and event.get("offer") == offer:
+                return event.get("from"), event.get("to")
+        return None, None
+
+    # -- events
+    def event(self, event: Mapping) -> str:
+        kind = event.get("type")
+        method = getattr(self, f"ev_{kind}", None) if isinstance(kind, str) else None
+        if method is None:
+            return self.generic(kind, event.get("character"))
+        return method(event)
+
+    def ev_action(self, e):
+        inner = e.get("action")
+        if not isinstance(inner, Mapping):
+            return self.generic("action", None)
+        return self.action(inner, live=False)
+
+    def ev_setup(self, e):
+        seats = e.get("seats") if isinstance(e.get("seats"), list) else []
+        players = self.count(e.get("players"))
+        n = players if players is not None else len(seats)
+        if "seed" in e and e["seed"] is not None:
+            return self.t("events.setup.seed", n=n, seats=self.names(seats), seed=e["seed"])
+        return self.t("events.setup.plain", n=n, seats=self.names(seats))
+
+    def ev_phase(self, e):
+        phase = e.get("phase")
+        word = catalog(self.lang)["phases"].get(phase) if isinstance(phase, str) else None
+        return self.t("events.phase", round=e.get("round", "?"),
+                      phase=word if word else _what(phase))
+
+    def ev_move(self, e):
+        card_id, source, dest = e.get("card"), e.get("from"), e.get("to")
+        zones = [str(z).partition(":") for z in (source, dest)]
+        navigation = (isinstance(card_id, str) and card_id in self.navigation) or \
+            (card_id is None and "kind" not in e and
+             {zones[0][0], zones[1][0]} & {"navigation", "drawn", "rowing_pile", "current"})
+        card = self.nav(card_id) if navigation else self.card_of(e)
+        (src_zone, _, src_owner), (dst_zone, _, dst_owner) = zones
+        if not navigation and dst_zone == "hand" and dst_owner:
+            if src_zone in ("hand", "front") and src_owner and src_owner != dst_owner:
+                return self.t("events.move.take_from", who=self.who(dst_owner), card=card,
+                              other=self.who(src_owner))
+            if src_zone not in ("hand", "front"):
+                return self.t("events.move.take", who=self.who(dst_owner), card=card)
+        if src_zone == "hand" and dst_zone == "front" and src_owner == dst_owner and src_owner:
+            return self.t("events.move.play", who=self.who(src_owner), card=card)
+        return self.t("events.move.other", card=card, **{"from": self.place(source),
+                                                         "to": self.place(dest)})
+
+    def ev_pick(self, e):
+        form = "automatic" if e.get("automatic") else "chosen"
+        return self.t(f"events.pick.{form}", who=self.who(e.get("character")))
+
+    def ev_turn(self, e):
+        return self.t("events.turn", who=self.who(e.get("character")))
+
+    def ev_pass(self, e):
+        return self._pass(e.get("character"), e.get("stage"))
+
+    def _pass(self, who, stage):
+        form = stage if isinstance(stage, str) and stage != "other" and \
+            has_text(f"events.pass.{stage}", self.lang) else "other"
+        return self.t(f"events.pass.{form}", who=self.who(who))
+
+    def ev_row(self, e):
+        drawn = self.count(e.get("drawn"))
+        if drawn is None:
+            return self.t("events.row.plain", who=self.who(e.get("character")))
+        return self.t("events.row.drew", n=drawn, who=self.who(e.get("character")))
+
+    def ev_place(self, e):
+        kept = self.count(e.get("kept"))
+        if kept is None:
+            return self.t("events.place.plain", who=self.who(e.get("character")))
+        return self.t("events.place.kept", n=kept, who=self.who(e.get("character")))
+
+    def ev_swap(self, e):
+        return self.t("events.swap", who=self.who(e.get("character")),
+                      target=self.who(e.get("target")))
+
+    def ev_rob(self, e):
+        return self._rob("events.rob", e.get("character"), e.get("target"), e.get("card"),
+                         None, "card" in e)
+
+    def _rob(self, base, who, target, card, seen, has_card):
+        values = {"who": self.who(who), "target": self.who(target)}
+        if card == "hand":
+            return self.t(f"{base}.hand", **values)
+        if not has_card:
+            return self.t(f"{base}.plain", **values)
+        return self.t(f"{base}.front", card=self.card_ref(card, seen), **values)
+
+    def ev_robbed(self, e):
+        values = {"who": self.who(e.get("character")), "target": self.who(e.get("target"))}
+        if "card" in e and e["card"] is None:
+            return self.t("events.robbed.nothing", **values)
+        return self.t("events.robbed.card", card=self.card_of(e), **values)
+
+    def ev_respond(self, e):
+        answer = e.get("answer")
+        form = answer if answer in ("allow", "refuse") else "other"
+        return self.t(f"events.respond.{form}", who=self.who(e.get("character")))
+
+    def ev_fight_start(self, e):
+        act = e.get("act")
+        form = act if act in ("swap", "rob", "object") else "other"
+        return self.t(f"events.fight_start.{form}", attackers=self.names(e.get("attackers")),
+                      defenders=self.names(e.get("defenders")))
+
+    def ev_join(self, e):
+        side = e.get("side")
+        form = side if side in ("attacker", "defender") else "other"
+        return self.t(f"events.join.{form}", who=self.who(e.get("character")))
+
+    def ev_fight(self, e):
+        sides = {"attackers": self.names(e.get("attackers")),
+                 "defenders": self.names(e.get("defenders"))}
+        winner = e.get("winner")
+        if winner not in ("attacker", "defender"):
+            return self.t("events.fight.other", **sides)
+        strength = e.get("strength") if isinstance(e.get("strength"), Mapping) else {}
+        a, d = self.count(strength.get("attacker")), self.count(strength.get("defender"))
+        if a is None or d is None:
+            return self.t(f"events.fight.{winner}_plain", **sides)
+        return self.t(f"events.fight.{winner}", a=a, d=d, **sides)
+
+    def ev_damage(self, e):
+        cause, n = e.get("cause"), self.count(e.get("amount"))
+        values = {"who": self.who(e.get("character")), "n": n if n is not None else "?"}
+        if cause in ("fight", "overboard", "shark", "thirst", "quick"):
+            return self.t(f"events.damage.{cause}", **values)
+        if isinstance(cause, str) and cause in self.provisions:
+            return self.t("events.damage.card", card=self.kind_card(cause), **values)
+        return self.t("events.damage.other", **values)
+
+    def ev_heal(self, e):
+        cause, n = e.get("cause"), self.count(e.get("amount"))
+        values = {"who": self.who(e.get("character")), "n": n if n is not None else "?"}
+        if isinstance(cause, str) and cause in self.provisions:
+            return self.t("events.heal.card", card=self.kind_card(cause), **values)
+        return self.t("events.heal.other", **values)
+
+    def ev_status(self, e):
+        status = e.get("status")
+        if status in ("awake", "unconscious", "dead", "lost"):
+            return self.t(f"events.status.{status}", who=self.who(e.get("character")))
+        word = catalog(self.lang)["statuses"].get(status) if isinstance(status, str) else None
+        return self.t("events.status.other", who=self.who(e.get("character")),
+                      status=word if word else _what(status))
+
+    def ev_lost(self, e):
+        cause = e.get("cause")
+        form = cause if cause in ("overboard", "eaten") else "other"
+        return self.t(f"events.lost.{form}", who=self.who(e.get("character")))
+
+    def ev_seats(self, e):
+        return self.t("events.seats", seats=self.names(e.get("seats")))
+
+    def ev_seagulls(self, e):
+        count = self.count(e.get("count"))
+        return self.t("events.seagulls", n=count if count is not None else 0)
+
+    def ev_navigation(self, e):
+        card = self.nav(e.get("card"))
+        data = e.get("data")
+        if not isinstance(data, Mapping):
+            return self.t("events.navigation.plain", card=card)
+        base = "events.navigation"
+        parts = []
+        seagull = data.get("seagull")
+        if seagull == 1:
+            parts.append(text(f"{base}.seagull_up", self.lang))
+        elif seagull == -1:
+            parts.append(text(f"{base}.seagull_down", self.lang))
+        for field in ("overboard", "thirst"):
+            named = self._on_card(data.get(field))
+            if named:
+                parts.append(text(f"{base}.{field}", self.lang, names=named))
+        for icon in ("oar", "fight"):
+            if data.get(icon):
+                parts.append(text(f"{base}.{icon}", self.lang))
+        details = text(f"{base}.separator", self.lang).join(parts) if parts \
+            else text(f"{base}.nothing", self.lang)
+        return self.t(f"{base}.full", card=card, details=details)
+
+    def _on_card(self, names) -> str | None:
+        """The characters a card field names, among those of the game (others are ignored)."""
+        if names == "all" or isinstance(names, Mapping):
+            return self.names(names)
+        if isinstance(names, (list, tuple)):
+            in_game = self._in_game()
+            named = [c for c in names if in_game is None or c in in_game]
+            return self.names(named) if named else None
+        return None
+
+    def _in_game(self):
+        for event in getattr(self.game, "log", None) or []:
+            if isinstance(event, Mapping) and event.get("type") == "setup":
+                seats = event.get("seats")
+                return set(seats) if isinstance(seats, list) else None
+        return None
+
+    def ev_overboard(self, e):
+        fallen = e.get("characters") if isinstance(e.get("characters"), list) else []
+        return self.t("events.overboard", n=len(fallen), names=self.names(fallen))
+
+    def ev_chum(self, e):
+        return self.t("events.chum", who=self.who(e.get("character")),
+                      card=self.card_of(e, lambda d: d.get("chum")))
+
+    def ev_shark(self, e):
+        return self.t("events.shark", who=self.who(e.get("ghost", e.get("character"))))
+
+    def ev_thirst(self, e):
+        count = self.count(e.get("count"))
+        return self.t("events.thirst", n=count if count is not None else 1,
+                      who=self.who(e.get("character")))
+
+    def ev_water(self, e):
+        return self._to("events.water", e.get("character"), e.get("target"),
+                        self.card_of(e, lambda d: d.get("quenches")))
+
+    def _to(self, path, who, target, card):
+        """A card given to someone: to oneself, or to another."""
+        form = "self" if who == target and isinstance(who, str) else "other"
+        return self.t(f"{path}.{form}", who=self.who(who), target=self.who(target), card=card)
+
+    def ev_quench(self, e):
+        source, amount = e.get("source"), self.count(e.get("amount"))
+        values = {"n": amount if amount is not None else 1, "target": self.who(e.get("target")),
+                  "who": self.who(e.get("character"))}
+        if isinstance(source, str) and source in self.provisions:
+            return self.t("events.quench.card", card=self.kind_card(source), **values)
+        if source == "water":   # the rule's word, whatever the water card is called
+            kind = self.only_kind(lambda d: d.get("quenches"))
+            if kind:
+                return self.t("events.quench.card", card=self.kind_card(kind), **values)
+        return self.t("events.quench.other", **values)
+
+    def ev_use(self, e):
+        values = {"who": self.who(e.get("character")), "card": self.card_of(e)}
+        if isinstance(e.get("target"), str):
+            return self.t("events.use.target", target=self.who(e["target"]), **values)
+        return self.t("events.use.plain", **values)
+
+    def ev_play(self, e):
+        return self.t("events.play", who=self.who(e.get("character")), card=self.card_of(e))
+
+    def ev_preserve(self, e):
+        return self._to("events.preserve", e.get("character"), e.get("target"),
+                        self.card_of(e, lambda d: d.get("preserver")))
+
+    def ev_parasol(self, e):
+        card = self.card_of(e, lambda d: (d.get("special") or {}).get("effect") == "parasol")
+        form = "active" if e.get("active") else "inactive"
+        return self.t(f"events.parasol.{form}", who=self.who(e.get("character")), card=card)
+
+    def ev_flare(self, e):
+        values = {"who": self.who(e.get("character")),
+                  "card": self.card_of(e, lambda d: (d.get("special") or {}).get("effect") == "flare")}
+        cards = e.get("cards")
+        if isinstance(cards, list) and cards:
+            return self.t("events.flare.cards", cards=self.join([self.nav(c) for c in cards]),
+                          **values)
+        return self.t("events.flare.plain", **values)
+
+    def ev_cannibalism(self, e):
+        return self.t("events.cannibalism", who=self.who(e.get("character")),
+                      target=self.who(e.get("target")))
+
+    def ev_object(self, e):
+        return self.t("events.object", who=self.who(e.get("character")),
+                      target=self.who(e.get("target")))
+
+    def ev_objections(self, e):
+        objectors = e.get("objectors") if isinstance(e.get("objectors"), list) else []
+        return self.t("events.objections", n=len(objectors), names=self.names(objectors),
+                      who=self.who(e.get("character")), target=self.who(e.get("target")))
+
+    def ev_eaten(self, e):
+        return self.t("events.eaten", who=self.who(e.get("character")), eater=self.who(e.get("by")))
+
+    def ev_kept(self, e):
+        return self.t("events.kept", who=self.who(e.get("character")), card=self.card_of(e))
+
+    def ev_offer(self, e, seen=None):
+        giver = e.get("from", e.get("by"))
+        values = {"from": self.who(giver), "to": self.who(e.get("to"))}
+        give, take = e.get("give"), e.get("take")
+        if give is None and take is None:
+            return self.t("events.offer.plain", **values)
+        some = text("something", self.lang)
+        give_words = self.join([self.card_ref(c, seen) for c in give]) \
+            if isinstance(give, list) else some
+        take_words = self.join([self.card_ref(c, None) for c in take]) \
+            if isinstance(take, list) else some
+        if isinstance(take, list) and not take:
+            return self.t("events.offer.gift", give=give_words, **values)
+        if isinstance(give, list) and not give:
+            return self.t("events.offer.ask", take=take_words, **values)
+        return self.t("events.offer.trade", give=give_words, take=take_words, **values)
+
+    def _parties(self, e):
+        giver, taker = e.get("from"), e.get("to")
+        if giver is None and taker is None:
+            giver, taker = self.offer_parties(e.get("offer"))
+        return giver, taker
+
+    def ev_trade(self, e):
+        giver, taker = self._parties(e)
+        return self.t("events.trade", **{"from": self.who(giver), "to": self.who(taker)})
+
+    def ev_decline(self, e):
+        giver, taker = self._parties(e)
+        return self.t("events.decline", **{"from": self.who(giver), "to": self.who(taker)})
+
+    def ev_offer_void(self, e):
+        giver, taker = self._parties(e)
+        reason = e.get("reason")
+        said = catalog(self.lang)["events"]["reasons"].get(reason) if isinstance(reason, str) \
+            else None
+        if said is None and self.lang == DEFAULT_LANG and isinstance(reason, str):
+            said = reason   # the engine's own words are English
+        parties = giver is not None and taker is not None
+        values = {"from": self.who(giver), "to": self.who(taker), "reason": said}
+        form = ("parties" if parties else "") + ("_reason" if said else "")
+        return self.t(f"events.offer_void.{form.strip('_') or 'plain'}", **values)
+
+    def ev_navigator(self, e):
+        cards = self.count(e.get("cards"))
+        if cards is None:
+            return self.t("events.navigator.plain", who=self.who(e.get("character")))
+        return self.t("events.navigator.cards", n=cards, who=self.who(e.get("character")))
+
+    def ev_navigate(self, e):
+        return self.t("events.navigate", who=self.who(e.get("character")),
+                      card=self.nav(e.get("card")))
+
+    def ev_marker(self, e):
+        marker = e.get("marker")
+        if marker in ("rowed", "fought"):
+            form = f"{marker}_{'on' if e.get('value') else 'off'}"
+        else:
+            form = "other"
+        return self.t(f"events.marker.{form}", who=self.who(e.get("character")))
+
+    def ev_game_over(self, e):
+        base = "events.game_over"
+        end = e.get("end")
+        ends = catalog(self.lang)["events"]["game_over"]["ends"]
+        end_words = ends.get(end) if isinstance(end, str) and end != "other" else None
+        end_words = end_words or ends["other"]
+        scores = e.get("scores")
+        if not isinstance(scores, Mapping):
+            return self.t(f"{base}.plain", end=end_words)
+        ranked = sorted(scores.items(), key=lambda item: -item[1] if isinstance(item[1], int) else 0)
+        listed = self.join([text(f"{base}.score", self.lang, who=self.who(c), n=s)
+                            for c, s in ranked])
+        winners = e.get("winners") if isinstance(e.get("winners"), list) else []
+        return self.t(f"{base}.full", end=end_words, scores=listed,
+                      winners=text(f"{base}.winners", self.lang, n=len(winners),
+                                   names=self.names(winners)))
+
+    # -- actions
+    def action(self, action: Mapping, live: bool) -> str:
+        kind, by = action.get("type"), action.get("by")
+        seen = self._seen(by, action) if live else None
+        method = getattr(self, f"act_{kind}", None) if isinstance(kind, str) else None
+        if method is not None:
+            return method(action, by, seen, live)
+        return self.t("actions.generic", who=self.who(by), what=_what(kind))
+
+    def _seen(self, by, action) -> dict | None:
+        """id -> kind of the cards ``by`` sees now (None: navigation card), looked up only
+        when the action names an instance id."""
+        refs = [action.get("card")] + list(action.get("give") or []) + list(action.get("pile") or [])
+        if not any(isinstance(r, str) and r != "hand" and r not in self.provisions
+                   and r not in self.navigation for r in refs) or not isinstance(by, str):
+            return None
+        view = _view_of(self.game, by)
+        if not isinstance(view, Mapping):
+            return None
+        seen: dict = {}
+        for entry in (view.get("characters") or {}).values():
+            for card in list(entry.get("hand") or []) + list(entry.get("front") or []):
+                seen[card.get("id")] = card.get("kind")
+        for card in (view.get("decision") or {}).get("cards") or []:
+            seen[card.get("id")] = card.get("kind")
+        return seen
+
+    def act_pick(self, a, by, seen, live):
+        return self.t("actions.pick", who=self.who(by), card=self.card_ref(a.get("card"), seen))
+
+    def act_pass(self, a, by, seen, live):
+        stage = None
+        if live:
+            stage = next((d.kind for d in getattr(self.game, "pending", []) if d.by == by), None)
+        return self._pass(by, stage)
+
+    # (these action types are told with the event sentence of the same name)
+    def act_swap(self, a, by, seen, live):
+        return self.t("events.swap", who=self.who(by), target=self.who(a.get("target")))
+
+    def act_join(self, a, by, seen, live):
+        return self.ev_join({"character": by, "side": a.get("side")})
+
+    def act_play(self, a, by, seen, live):
+        return self.t("events.play", who=self.who(by), card=self.card_ref(a.get("card"), seen))
+
+    def act_use(self, a, by, seen, live):
+        values = {"who": self.who(by), "card": self.card_ref(a.get("card"), seen)}
+        if isinstance(a.get("target"), str):
+            return self.t("events.use.target", target=self.who(a["target"]), **values)
+        return self.t("events.use.plain", **values)
+
+    def act_preserve(self, a, by, seen, live):
+        return self.ev_preserve({"character": by, "target": a.get("target")})
+
+    def act_chum(self, a, by, seen, live):
+        card = self.card_ref(a["card"], seen) if "card" in a \
+            else self.kind_card(self.only_kind(lambda d: d.get("chum")))
+        return self.t("events.chum", who=self.who(by), card=card)
+
+    def act_shark(self, a, by, seen, live):
+        return self.ev_shark({"ghost": by})
+
+    def act_water(self, a, by, seen, live):
+        card = self.card_ref(a["card"], seen) if "card" in a \
+            else self.kind_card(self.only_kind(lambda d: d.get("quenches")))
+        return self._to("events.water", by, a.get("target"), card)
+
+    def act_navigate(self, a, by, seen, live):
+        return self.t("events.navigate", who=self.who(by), card=self.nav(a.get("card")))
+
+    def act_row(self, a, by, seen, live):
+        return self.t("actions.row", who=self.who(by))
+
+    def act_place(self, a, by, seen, live):
+        pile = a.get("pile")
+        if not isinstance(pile, list):
+            return self.t("actions.place.plain", who=self.who(by))
+        if not pile:
+            return self.t("actions.place.bottom", who=self.who(by))
+        return self.t("actions.place.pile", n=len(pile), who=self.who(by),
+                      cards=self.join([self.nav(c) for c in pile]))
+
+    def act_rob(self, a, by, seen, live):
+        return self._rob("actions.rob", by, a.get("target"), a.get("card"), seen, "card" in a)
+
+    def act_allow(self, a, by, seen, live):
+        return self.t("actions.allow", who=self.who(by))
+
+    def act_refuse(self, a, by, seen, live):
+        return self.t("actions.refuse", who=self.who(by))
+
+    def act_object(self, a, by, seen, live):
+        return self.t("actions.object", who=self.who(by))
+
+    def act_drink(self, a, by, seen, live):
+        if "card" in a:
+            return self.t("actions.drink.card", who=self.who(by),
+                          card=self.card_ref(a.get("card"), seen))
+        return self.t("actions.drink.shared", who=self.who(by))
+
+    def act_offer(self, a, by, seen, live):
+        return self.ev_offer({**a, "from": by}, seen)
+
+    def _answer(self, base, a, by):
+        giver = None
+        if "offer" in a:
+            giver, _ = self.offer_parties(a.get("offer"))
+        if giver is None:
+            return self.t(f"{base}.plain", who=self.who(by))
+        return self.t(f"{base}.from", who=self.who(by), **{"from": self.who(giver)})
+
+    def act_accept_offer(self, a, by, seen, live):
+        return self._answer("actions.accept_offer", a, by)
+
+    def act_decline_offer(self, a, by, seen, live):
+        return self._answer("actions.decline_offer", a, by)
+

@@ -1,0 +1,225 @@
+"""``lifeboat-rules play``: whole games driven by scripted input (lifeboat_rules/play.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import re
+
+import pytest
+
+import lifeboat_rules as lr
+from lifeboat_rules import play
+from lifeboat_rules.bots import RandomPlayer
+from lifeboat_rules.cli import main
+
+INSTANCE_ID = re.compile(r"(?<![A-Za-z0-9])[po]\d+")
+PROMPT = re.compile(r"(?:Your choice \(1-|请选择（1-)(\d+)")
+
+
+class Script:
+    """Typed lines, then "1" for every later question (the first entry of each menu)."""
+
+    def __init__(self, lines=()):
+        self.lines = list(lines)
+        self.asked = 0
+
+    def readline(self) -> str:
+        self.asked += 1
+        return (self.lines.pop(0) if self.lines else "1") + "\n"
+
+
+def play_through(ruleset="classic", players=5, seed=11, lang="en", script=None, who=0,
+                 screen=None):
+    game = lr.new_game(ruleset, players=players, seed=seed)
+    out = io.StringIO()
+    me = game.view(None)["seats"][who]
+    screen = screen(out) if screen else play.PlainScreen(out, fit=False)
+    assert play.run(game, me, lang, script or Script(), out, RandomPlayer(seed), screen) == 0
+    return game, me, out.getvalue()
+
+
+def test_out_of_range_and_other_answers_are_refused_and_the_game_plays_to_its_end():
+    script = Script(["0", "-1", "4000", "abc", "", "1.5", " 2x"])
+    game, me, out = play_through(script=script)
+    first_menu = int(PROMPT.search(out).group(1))
+    for answer in ("0", "-1", "4000", "abc", '""', "1.5", "2x"):
+        assert f"{answer} is not on the menu: type a number from 1 to {first_menu}." in out
+    assert game.over
+    # the scores with their parts, as the game reckoned them
+    result = game.result
+    names = {c: game.ruleset.content.raw["characters"][c]["name"] for c in result["scores"]}
+    assert "Final scores:" in out
+    for character, total in result["scores"].items():
+        parts = [result["breakdown"][character][p] for p in ("survival", "treasure", "love", "hate")]
+        row = r"\s+".join([re.escape(names[character])] + [str(n) for n in parts + [total]])
+        assert re.search(row, out), (character, out[-800:])
+    winners = " and ".join(names[c] for c in result["winners"])
+    assert out.rstrip().endswith(f"{winners}.")
+    # words only: no instance ids, no Python reprs
+    assert not INSTANCE_ID.search(out)
+    assert not re.search(r"[{}\[\]]|'by'|None", out)
+
+
+def test_the_status_is_shown_at_every_decision():
+    game, me, out = play_through(seed=12)
+    screens = out.split("Seats, bow to stern")[1:]
+    assert len(screens) == len(PROMPT.findall(out)) > 5
+    for screen in screens:
+        assert "* Lady Lauren: " in screen          # your seat, marked
+        assert "You are Lady Lauren. You love " in screen
+        assert "Your hand" in screen
+
+
+def test_the_game_in_chinese_from_the_command_line(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", Script(["0", "abc"]))
+    assert main(["play", "--seed", "5", "--players", "6", "--lang", "zh", "--as", "the_kid",
+                 "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("救生艇（classic）：6名玩家，随机种子 5。你扮演小孩。")
+    menu = int(PROMPT.search(out).group(1))
+    assert f"0 不在菜单中：请输入 1 到 {menu} 之间的数字。" in out
+    assert f"abc 不在菜单中：请输入 1 到 {menu} 之间的数字。" in out
+    assert "* 小孩：" in out and "你是小孩。" in out
+    assert "最终得分：" in out and "获胜者：" in out
+    for english in ("Lady Lauren", "The Kid", "Water", "Round", "Seats", "navigation"):
+        assert english not in out
+    assert not INSTANCE_ID.search(out)
+
+
+def test_you_choose_your_character_by_id_or_by_name(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--seed", "5", "--players", "6", "--as", "船长", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert "You play The Captain." in out
+    assert out.rstrip().endswith("Bye. (The game was not finished.)")
+
+
+def test_a_character_not_dealt_is_refused(monkeypatch, capsys):
+    seats = lr.new_game("classic", players=4, seed=5).view(None)["seats"]
+    missing = next(c for c in ("lady_lauren", "sir_stephen", "the_captain", "first_mate",
+                               "frenchy", "the_kid") if c not in seats)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--seed", "5", "--players", "4", "--as", missing, "--plain"]) == 2
+    assert f"{missing} is not in this game; in play: " in capsys.readouterr().out
+
+
+def test_quitting_or_the_end_of_input_stops_the_game():
+    for typed in (["q"], ["quit"]):
+        game, _, out = play_through(script=Script(typed))
+        assert not game.over and "Bye." in out
+    game = lr.new_game("classic", players=5, seed=11)
+    out = io.StringIO()
+    assert play.run(game, "lady_lauren", "en", io.StringIO(""), out, RandomPlayer(1),
+                    play.PlainScreen(out, fit=False)) == 0
+    assert not game.over and "Bye." in out.getvalue()
+
+
+# --------------------------------------------------------------------------- the menu
+
+def _effect(game, action) -> tuple:
+    """What applying ``action`` does, with instance and offer ids left out (cards of one
+    kind are interchangeable) and the applied action itself not counted."""
+    copy = game.clone()
+    events = copy.apply(action)
+    said = [json.dumps(e, sort_keys=True) for e in events if e["type"] != "action"]
+    return tuple(INSTANCE_ID.sub("#", s) for s in said)
+
+
+def test_the_menu_lists_each_distinct_move_once():
+    checked = shrunk = 0
+    for ruleset, seed in (("classic", 3), ("cannibalism", 4), ("shark", 5)):
+        game = lr.new_game(ruleset, players=5, seed=seed)
+        me = game.view(None)["seats"][1]
+        bot = RandomPlayer(seed)
+        while not game.over:
+            if any(d.by == me for d in game.pending):
+                listed = game.legal_actions(me)
+                menu = play.build_menu(game, me, "en", limit=10_000)
+                assert all(entry.action is not None for entry in menu)   # no grouping asked
+                labels = [entry.label for entry in menu]
+                assert len(labels) == len(set(labels)), labels
+                effects = [_effect(game, entry.action) for entry in menu]
+                assert len(effects) == len(set(effects)), labels   # no two alike
+                assert {_effect(game, a) for a in listed} == set(effects)   # none missing
+                checked += 1
+                shrunk += len(menu) < len(listed)
+                game.apply(menu[0].action if seed % 2 else menu[-1].action)
+            else:
+                game.apply(bot.act(game))
+    assert checked > 30 and shrunk > 10
+
+
+def test_a_long_menu_gathers_kinds_of_move_into_sub_menus():
+    game = lr.new_game("classic", players=6, seed=3)
+    while game.pending[0].kind != "turn":
+        game.apply(RandomPlayer(3).act(game))
+    me = game.pending[0].by
+    full = play.build_menu(game, me, "en", limit=10_000)
+    short = play.build_menu(game, me, "en", limit=8)
+    assert len(short) <= 8 < len(full)
+    opened = [e for entry in short for e in (entry.entries or [entry])]
+    assert sorted(e.label for e in opened) == sorted(e.label for e in full)
+    swaps = next(entry for entry in short if entry.entries and
+                 entry.entries[0].action["type"] == "swap")
+    assert swaps.label == "Swap seats (5 choices)"
+    # a sub-menu is chosen from like the menu, and Back returns to it
+    out = io.StringIO()
+    script = Script([str(short.index(swaps) + 1), "6", str(short.index(swaps) + 1), "2"])
+    chosen = play.choose(game, me, "en", script, play.PlainScreen(out, fit=False), [])
+    assert chosen == swaps.entries[1].action
+    assert "Back" in out.getvalue()
+
+
+# --------------------------------------------------------------------------- 80 x 24
+
+def _frames(out: str) -> list:
+    """Each screen up to its prompt (the answer is typed after it)."""
+    frames = []
+    for frame in out.split(play.CLEAR)[1:]:
+        lines = frame.split("\n")
+        ask = next((i for i, line in enumerate(lines) if PROMPT.search(line)), None)
+        # the last screen (the scores) ends with a line break, not a prompt
+        frames.append(lines[: ask + 1] if ask is not None else frame.rstrip("\n").split("\n"))
+    return frames
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_screen_fits_80_by_24(lang):
+    count = 0
+    for ruleset, players, seed in (("classic", 6, 1), ("cannibalism", 7, 2), ("shark", 4, 3)):
+        _, _, out = play_through(ruleset, players, seed, lang, who=seed % players,
+                                 screen=lambda o: play.PlainScreen(o, fit=True))
+        for frame in _frames(out):
+            assert len(frame) <= 24, "\n".join(frame)
+            assert max(play.width(line) for line in frame) <= 80, "\n".join(frame)
+            count += 1
+    assert count > 50
+
+
+def test_wide_characters_count_twice():
+    assert play.width("罗伦小姐") == 8 and play.width("Lady Lauren") == 11
+    line = "结算航行卡 21：出现海鸥；小孩落水；除罗伦小姐以外的所有人口渴；划船者口渴；参加战斗者口渴。"
+    parts = play.wrap(line, 40, indent="  ")
+    assert len(parts) > 1 and all(play.width(p) <= 40 for p in parts)
+    assert "".join(p.strip() for p in parts) == line
+    words = play.wrap("Lady Lauren tries to rob a random card from Sir Stephen's hand.", 30)
+    assert words == ["Lady Lauren tries to rob a", "random card from Sir Stephen's", "hand."]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("rich") is None,
+                    reason="rich is not installed (pip install -e '.[dev]' installs it)")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_game_drawn_with_rich(lang):
+    game, me, out = play_through("cannibalism", 7, 6, lang, who=2,
+                                 screen=lambda o: play.RichScreen(o, fit=True))
+    assert game.over
+    frames = _frames(out)
+    assert len(frames) > 10
+    for frame in frames[:-1]:
+        assert len(frame) <= 24 and max(play.width(line) for line in frame) <= 80
+        assert frame[-1].startswith(("Your choice", "请选择"))
+    last = "\n".join(frames[-1])
+    assert ("Final scores:" if lang == "en" else "最终得分：") in last
+    assert not INSTANCE_ID.search(out)
