@@ -386,7 +386,9 @@ def test_the_state_is_the_seats_view_choices_and_feed_in_words(client, db):
         if seat in state["waiting"]:
             decision = next(d for d in game.pending if d.by == seat)
             assert state["decision_text"] == lr.describe(decision, game, "zh")
-        assert state["names"][seat] == labels.display_name(game, seat, "zh")
+    # the names are the content's Chinese ones (as in the Chinese edition)
+    assert {state["names"][c] for c in ("lady_lauren", "the_captain", "the_kid")} == {"罗伦小姐", "船长", "小孩"}
+    assert state["names"]["water"] != "water"
 
 
 def test_a_page_switches_language(client):

@@ -21,25 +21,13 @@ def describe(item, game, lang: str) -> str:
     return lr.describe(item, game, lang)
 
 
-def display_name(game, ident: str, lang: str) -> str:
-    """The display name of a character, provision kind or navigation card in ``lang``,
-    from the content (``name``, ``names: {zh: ...}``); the id itself when it has none."""
-    raw = game.ruleset.content.raw
-    for section in ("characters", "provisions", "navigation"):
-        entry = raw.get(section, {}).get(ident)
-        if isinstance(entry, dict):
-            names = entry.get("names") or {}
-            return names.get(lang) or entry.get("name") or ident
-    return ident
-
-
 def names(game, lang: str) -> dict:
-    """{id: display name} for every character and provision kind of the game's content."""
-    raw = game.ruleset.content.raw
-    out = {}
-    for section in ("characters", "provisions"):
-        for ident in raw.get(section, {}):
-            out[ident] = display_name(game, ident, lang)
+    """{id: display name in ``lang``} of every character and provision kind of the game's
+    content (the library's names: ``name``, ``names: {zh: ...}``)."""
+    from lifeboat_rules import words
+    content = words.content(game)
+    out = {c: words.character_name(game, c, lang) for c in content.get("characters", {})}
+    out.update((k, words.provision_name(game, k, lang)) for k in content.get("provisions", {}))
     return out
 
 
