@@ -37,6 +37,13 @@ def client(db):
         yield test_client
 
 
+@pytest.fixture
+def fast_client(db):
+    """A server that lets a test send its moves as fast as it can."""
+    with TestClient(Server(db, rate=10_000, burst=10_000).app) as test_client:
+        yield test_client
+
+
 def create(client, seats, ruleset="classic", lang="en", seed=11) -> dict:
     response = client.post("/api/games", json={"ruleset": ruleset, "players": len(seats),
                                                "lang": lang, "seats": seats, "seed": seed})
@@ -351,6 +358,23 @@ def test_a_malformed_or_oversized_message_is_refused_and_the_page_stays(client, 
     assert saved(db) == before
 
 
+def test_a_page_sending_too_fast_is_refused_and_nothing_changes(db):
+    with TestClient(Server(db, rate=0.001, burst=3).app) as client:
+        created = create(client, ["link"] * 4)
+        seat, token, state = deciding_link(client, link_seats(client, created))
+        before = saved(db)
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, token)
+            for _ in range(3):                       # the burst: answered
+                send(ws, {"type": "lang", "lang": "zh"})
+                assert receive(ws)["type"] == "state"
+            send(ws, {"type": "move", "seat": seat, "offer": state["offer"],
+                      "action": state["choices"][0]["action"]})
+            answer = receive(ws)
+            assert answer["code"] == "too_fast" and labels.UI["zh"]["err_too_fast"] in answer["message"]
+        assert saved(db) == before
+
+
 def test_a_move_against_an_old_page_is_refused_as_stale(client, db):
     created = create(client, ["link"] * 4)
     seat, token, state = deciding_link(client, link_seats(client, created))
@@ -435,7 +459,8 @@ def test_a_reconnecting_page_gets_its_seat_and_whole_feed_back(client):
     assert [e["i"] for e in back["feed"]][-len(moved["feed"]):] == [e["i"] for e in moved["feed"]]
 
 
-def test_hot_seat_the_host_plays_the_seats_it_holds(client):
+def test_hot_seat_the_host_plays_the_seats_it_holds(fast_client):
+    client = fast_client
     created = create(client, ["host", "host", "link", "link"])
     with client.websocket_connect("/ws") as ws:
         state = hello(ws, created["host"])
@@ -498,7 +523,8 @@ def test_a_restarted_server_continues_every_game(db):
             assert receive(ws)["log_size"] > after["log_size"]
 
 
-def test_a_whole_game_through_the_socket_ends_with_scores(client):
+def test_a_whole_game_through_the_socket_ends_with_scores(fast_client, db):
+    client = fast_client
     created = create(client, ["link", "bot:random", "bot:random", "link"], seed=21)
     links = link_seats(client, created)
     sockets = {}
@@ -523,12 +549,20 @@ def test_a_whole_game_through_the_socket_ends_with_scores(client):
         final = next(iter(states.values()))["view"]
         assert final["over"] and final["result"]["end"] in ("landed", "all_dead", "adrift")
         assert set(final["result"]["scores"]) == set(final["characters"])
+        # a page opened now gets the whole feed, worded as the seat may see it
+        game = lr.Game.from_dict(json.loads(saved(db)["games"][created["game"]]))
+        for seat, token in links.items():
+            with client.websocket_connect("/ws") as ws:
+                back = hello(ws, token)
+            expected = [(i, lr.describe(e, game, "en")) for i, e in enumerate(game.events_for(seat))]
+            assert [(e["i"], e["text"]) for e in back["feed"]] == [(i, t) for i, t in expected if t]
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)
 
 
-def test_a_seat_cannot_move_after_the_game_is_over(client):
+def test_a_seat_cannot_move_after_the_game_is_over(fast_client):
+    client = fast_client
     created = create(client, ["link", "bot:random", "bot:random", "bot:random"])
     links = link_seats(client, created)
     seat, token = next(iter(links.items()))
@@ -552,7 +586,8 @@ def test_both_languages_have_every_page_word():
     assert set(labels.UI["en"]) == set(labels.UI["zh"])
     for lang in labels.LANGS:
         for code in ("bad_token", "revoked", "not_your_seat", "stale", "illegal", "malformed",
-                     "too_large", "limit", "over", "not_host", "bad_request", "hello_first", "internal"):
+                     "too_large", "limit", "over", "not_host", "bad_request", "hello_first", "internal",
+                     "too_fast"):
             assert labels.UI[lang]["err_" + code]
         for key in ("phase_supply", "phase_action", "phase_navigation", "phase_over",
                     "status_awake", "status_unconscious", "status_dead", "status_lost",

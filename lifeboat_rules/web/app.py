@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -25,6 +26,8 @@ MAX_MESSAGE = 4096          # bytes of one WebSocket message or request body fro
 HELLO_TIMEOUT = 30.0        # seconds a new WebSocket has to present its link
 MAX_CONNECTIONS = 1000      # open WebSockets per server
 MAX_PER_GAME = 40           # open WebSockets per game
+RATE = 20.0                 # messages per second a page may send, on average
+BURST = 40                  # and at once
 
 STATIC = resources.files("lifeboat_rules.web").joinpath("static")
 
@@ -60,21 +63,36 @@ class _SecurityHeaders:
 class Connection:
     """One open page: its pass, the seat it shows, its language, how much feed it has."""
 
-    __slots__ = ("socket", "pass_", "seat", "lang", "since")
+    __slots__ = ("socket", "pass_", "seat", "lang", "since", "rate", "allowance", "checked")
 
-    def __init__(self, socket: WebSocket, pass_, lang: str):
+    def __init__(self, socket: WebSocket, pass_, lang: str, rate: float = RATE, burst: int = BURST):
         self.socket = socket
         self.pass_ = pass_
         self.seat = pass_.seats[0] if pass_.seats else None
         self.lang = lang
         self.since = 0
+        self.rate = (rate, float(burst))
+        self.allowance = float(burst)
+        self.checked = time.monotonic()
+
+    def too_fast(self) -> bool:
+        """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+        now = time.monotonic()
+        rate, burst = self.rate
+        self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
+        self.checked = now
+        if self.allowance < 1:
+            return True
+        self.allowance -= 1
+        return False
 
 
 class Server:
     """The application and the open connections of each game."""
 
-    def __init__(self, db: str, max_games: int = 100):
+    def __init__(self, db: str, max_games: int = 100, rate: float = RATE, burst: int = BURST):
         self.hall = Hall(Store(db), max_games=max_games)
+        self.rate = (rate, burst)
         self.connections: dict = {}      # game id -> set of Connection
         self.app = _SecurityHeaders(Starlette(routes=[
             Route("/", self.index),
@@ -152,7 +170,7 @@ class Server:
             if len(peers) >= MAX_PER_GAME:
                 await self._refuse_and_close(socket, Refusal("limit", "too many open pages for this game"))
                 return
-            conn = Connection(socket, pass_, labels.lang_of(message.get("lang") or table.lang))
+            conn = Connection(socket, pass_, labels.lang_of(message.get("lang") or table.lang), *self.rate)
             if message.get("seat") in pass_.seats:
                 conn.seat = message["seat"]
             peers.add(conn)
@@ -161,6 +179,8 @@ class Server:
                 message = await self._receive(socket)
                 if message is None:
                     break
+                if conn.too_fast():
+                    message = Refusal("too_fast", f"at most {conn.rate[0]:g} messages a second")
                 await self._handle(conn, message)
         except WebSocketDisconnect:
             pass

@@ -7,6 +7,7 @@ and sends back what it returns. Everything a client sends is checked here; a ref
 
 from __future__ import annotations
 
+import bisect
 import collections
 import hashlib
 import json
@@ -60,6 +61,29 @@ class Table:
         self.seats = seats                 # character -> {"controller", "bot", "moves"}
         self.bots: dict = {}
         self._names: dict = {}
+        self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
+
+    def feed(self, viewer, lang: str, since: int) -> list:
+        """``viewer``'s events from log index ``since`` on, in words: [{"i", "text"}].
+
+        Each event is worded once per viewer and language (a page that reconnects late in a
+        game gets hundreds at once); the game's end may show a viewer more of the past, so the
+        words are made again then."""
+        game = self.game
+        entry = self._feeds.get((viewer, lang))
+        if entry is None or entry["over"] != game.over:
+            entry = self._feeds[(viewer, lang)] = {"over": game.over, "upto": 0, "lines": []}
+        upto = entry["upto"]
+        if upto < len(game.log):
+            lines = entry["lines"]
+            for number, event in enumerate(game.events_for(viewer, upto), start=upto):
+                text = labels.describe(event, game, lang)
+                if text:
+                    lines.append((number, text))
+            entry["upto"] = len(game.log)
+        lines = entry["lines"]
+        start = bisect.bisect_left(lines, (since, ""))
+        return [{"i": i, "text": text} for i, text in lines[start:]]
 
     def bot(self, seat: str):
         entry = self.seats[seat]
@@ -283,11 +307,7 @@ class Hall:
         viewer = seat if seat in pass_.seats else None
         view = game.view(viewer)
         names = table.names(lang)
-        feed = []
-        for number, event in enumerate(game.events_for(viewer, since), start=since):
-            text = labels.describe(event, game, lang)
-            if text:
-                feed.append({"i": number, "text": text})
+        feed = table.feed(viewer, lang, since)
         out = {
             "type": "state", "game": table.game_id, "role": pass_.role, "lang": lang,
             "seat": viewer, "held": list(pass_.seats), "view": view, "names": names,
