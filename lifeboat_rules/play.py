@@ -261,27 +261,39 @@ class PlainScreen:
     """Plain text. ``fit``: each screen is redrawn from the top and cut to 80x24 (on a
     terminal); otherwise everything is printed in turn (a pipe, a log, a test)."""
 
-    def __init__(self, out, fit: bool):
+    def __init__(self, out, fit: bool, title: str | None = None):
         self.out = out
         self.fit = fit
+        self.title = title   # heads the table: which game this is
+
+    def _head(self, status: list) -> list:
+        return ([self.title] if self.title else []) + status
 
     def say(self, line: str = "") -> None:
         for part in wrap(line) if self.fit else [line]:
             print(part, file=self.out)
 
+    @staticmethod
+    def _numbered(menu: list) -> list:
+        return [f"{i:2}. {entry.label}" for i, entry in enumerate(menu, start=1)]
+
+    def lines_of(self, status: list, decision: list, menu: list) -> int:
+        """Lines the table, the decision, the menu and the prompt take on the screen."""
+        return sum(len(wrap(line, indent="    "))
+                   for line in self._head(status) + decision + self._numbered(menu)) + 1
+
     def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
-        numbered = [f"{i:2}. {entry.label}" for i, entry in enumerate(menu, start=1)]
+        numbered = self._numbered(menu)
         if not self.fit:
-            for line in feed + [""] + status + decision + numbered:
+            for line in feed + [""] + self._head(status) + decision + numbered:
                 print(line, file=self.out)
             return
-        body = [part for line in status + decision for part in wrap(line, indent="    ")]
-        options = [part for line in numbered for part in wrap(line, indent="    ")]
-        room = HEIGHT - len(body) - len(options) - 1   # the prompt's line
+        room = HEIGHT - self.lines_of(status, decision, menu)
         shown = self._trim([part for line in feed for part in wrap(line, indent="  ")],
                            room, lang)
         self.out.write(CLEAR)
-        for line in shown + body + options:
+        for line in shown + [part for line in self._head(status) + decision + numbered
+                             for part in wrap(line, indent="    ")]:
             print(line, file=self.out)
 
     def finish(self, feed: list, table: dict, lang: str) -> None:
@@ -301,22 +313,24 @@ class PlainScreen:
         """The last lines that fit in ``room``, after a line saying how many are left out."""
         if len(lines) <= room:
             return lines
-        keep = max(room - 1, 0)
+        if room <= 0:
+            return []
+        keep = room - 1
         return [text("ui.earlier", lang, n=len(lines) - keep)] + (lines[-keep:] if keep else [])
 
     def menu_limit(self, status: list, decision: list) -> int:
+        """How many menu entries to aim at (``build_menu`` gathers the rest)."""
         if not self.fit:
             return 10
-        used = sum(len(wrap(line, indent="    ")) for line in status + decision)
-        return max(HEIGHT - used - 3, 4)   # the prompt, and two lines of news at least
+        return max(HEIGHT - self.lines_of(status, decision, []) - 2, 2)   # 2 lines of news
 
 
 class RichScreen(PlainScreen):
     """The same screen drawn with ``rich`` (the optional package): the table in a panel, the
     news dimmed, the scores as a table."""
 
-    def __init__(self, out, fit: bool):
-        super().__init__(out, fit)
+    def __init__(self, out, fit: bool, title: str | None = None):
+        super().__init__(out, fit, title)
         from rich.console import Console
         self.console = Console(file=out, width=WIDTH, highlight=False, emoji=False,
                                markup=False)
@@ -327,34 +341,41 @@ class RichScreen(PlainScreen):
     def _height(self, renderable) -> int:
         return len(self.console.render_lines(renderable, self.console.options, pad=False))
 
-    def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
+    def _parts(self, status: list, decision: list, menu: list) -> list:
         from rich.panel import Panel
         from rich.text import Text
-        panel = Panel(Text("\n".join(status)), subtitle=None, expand=True)
-        asked = [Text(line, style="bold") for line in decision]
-        options = [Text(f"{i:2}. {entry.label}") for i, entry in enumerate(menu, start=1)]
-        news = [Text(line, style="dim") for line in feed]
-        if self.fit:
-            room = HEIGHT - 1 - sum(self._height(r) for r in [panel] + asked + options)
-            heights = [self._height(r) for r in news]
-            kept = 0
-            while kept < len(news) and sum(heights[len(news) - kept - 1:]) <= room - 1:
-                kept += 1
-            if kept < len(news):
-                news = [Text(text("ui.earlier", lang, n=len(news) - kept), style="dim")] + \
-                    (news[len(news) - kept:] if kept else [])
-            self.out.write(CLEAR)
-        for renderable in news + [panel] + asked + options:
-            self.console.print(renderable)
+        # the title in the panel's top border
+        return [Panel(Text("\n".join(status)), title=self.title, title_align="left",
+                      expand=True)] + \
+            [Text(line, style="bold") for line in decision] + \
+            [Text(line) for line in self._numbered(menu)]
 
-    def menu_limit(self, status: list, decision: list) -> int:
-        if not self.fit:
-            return 10
-        from rich.panel import Panel
+    def lines_of(self, status: list, decision: list, menu: list) -> int:
+        return sum(self._height(part) for part in self._parts(status, decision, menu)) + 1
+
+    def _news(self, feed: list, room: int | None, lang: str) -> list:
+        """The events as dimmed text: the last ones that fit in ``room`` lines (None: all),
+        after a line saying how many are left out."""
         from rich.text import Text
-        used = self._height(Panel(Text("\n".join(status)))) + \
-            sum(self._height(Text(line)) for line in decision)
-        return max(HEIGHT - used - 3, 4)
+        news = [Text(line, style="dim") for line in feed]
+        if room is None:
+            return news
+        heights = [self._height(r) for r in news]
+        if sum(heights) <= room:
+            return news
+        kept = 0
+        while kept < len(news) and sum(heights[len(news) - kept - 1:]) <= room - 1:
+            kept += 1
+        hidden = Text(text("ui.earlier", lang, n=len(news) - kept), style="dim")
+        return ([hidden] if room > 0 else []) + (news[len(news) - kept:] if kept else [])
+
+    def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
+        room = HEIGHT - self.lines_of(status, decision, menu) if self.fit else None
+        news = self._news(feed, room, lang)
+        if self.fit:
+            self.out.write(CLEAR)
+        for renderable in news + self._parts(status, decision, menu):
+            self.console.print(renderable)
 
     def finish(self, feed: list, table: dict, lang: str) -> None:
         from rich.table import Table
@@ -364,13 +385,15 @@ class RichScreen(PlainScreen):
             drawn.add_column(column, justify="left" if i == 0 else "right")
         for row in table["rows"]:
             drawn.add_row(*row)
+        winners = Text(table["winners"], style="bold")
+        room = HEIGHT - self._height(drawn) - self._height(winners) if self.fit else None
+        news = self._news(feed, room, lang)
         if self.fit:
             self.out.write(CLEAR)
-            feed = self._trim(feed, max(HEIGHT - self._height(drawn) - 2, 1), lang)
-        for line in feed:
-            self.console.print(Text(line, style="dim"))
+        for renderable in news:
+            self.console.print(renderable)
         self.console.print(drawn)
-        self.console.print(Text(table["winners"], style="bold"))
+        self.console.print(winners)
 
 
 def make_screen(out, renderer: str = "auto", fit: bool | None = None):
@@ -414,7 +437,25 @@ def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
     """Show the screen and the menu (opening sub-menus) until the person picks a move."""
     status = status_lines(game, me, lang)
     decision = decision_lines(game, me, lang)
-    menu = build_menu(game, me, lang, screen.menu_limit(status, decision))
+    limit = screen.menu_limit(status, decision)
+    menu = build_menu(game, me, lang, limit)
+    while screen.fit and limit > 1 and screen.lines_of(status, decision, menu) >= HEIGHT:
+        limit -= 1   # labels that take two lines: gather more
+        menu = build_menu(game, me, lang, limit)
+
+    def page(entries: list) -> list:
+        """A sub-menu, with what does not fit under "More", and "Back"."""
+        size = len(entries)
+        while True:
+            rest = entries[size:]
+            shown = entries[:size] + \
+                ([Entry(text("ui.more", lang, n=len(rest)), entries=rest)] if rest else []) + \
+                [Entry(text("ui.back", lang))]
+            if not screen.fit or size <= 1 or \
+                    screen.lines_of(status, decision, shown) <= HEIGHT:
+                return shown
+            size -= 1
+
     current = menu
     while True:
         screen.show(feed, status, decision, current, lang)
@@ -424,10 +465,7 @@ def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
         entry = current[index]
         if entry.action is not None:
             return entry.action
-        if entry.entries:
-            current = entry.entries + [Entry(text("ui.back", lang))]
-        else:   # back
-            current = menu
+        current = page(entry.entries) if entry.entries else menu   # a group, or back
         feed = []
 
 
@@ -466,7 +504,8 @@ def score_lines(table: dict) -> list:
 
 def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=None) -> int:
     """Play ``game`` to its end: the person at ``stdin``/``out`` decides for ``me``, ``bot``
-    (default: a ``RandomPlayer``) for everyone else. Returns 0 (also when the person quits)."""
+    (default: a ``RandomPlayer``) for everyone else, on ``screen`` (default: ``make_screen``).
+    Returns 0 (also when the person quits)."""
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     screen = screen or make_screen(out)
@@ -520,6 +559,8 @@ def play(args, stdin=None, out=None) -> int:
         screen.say(text("ui.not_in_game", lang, who=args.character,
                         names=words.names(game, seats, lang)))
         return 2
-    screen.say(text("ui.title", lang, ruleset=ruleset.name, n=players, seed=seed,
-                    who=words.character_name(game, me, lang)))
+    title = text("ui.title", lang, ruleset=ruleset.name, n=players, seed=seed,
+                 who=words.character_name(game, me, lang))
+    screen.say(title)
+    screen.title = title
     return run(game, me, lang, stdin, out, RandomPlayer(seed), screen)

@@ -10,7 +10,7 @@ import re
 import pytest
 
 import lifeboat_rules as lr
-from lifeboat_rules import play
+from lifeboat_rules import play, words
 from lifeboat_rules.bots import RandomPlayer
 from lifeboat_rules.cli import main
 
@@ -36,6 +36,8 @@ def play_through(ruleset="classic", players=5, seed=11, lang="en", script=None, 
     out = io.StringIO()
     me = game.view(None)["seats"][who]
     screen = screen(out) if screen else play.PlainScreen(out, fit=False)
+    screen.title = words.text("ui.title", lang, ruleset=ruleset, n=players, seed=seed,
+                              who=words.character_name(game, me, lang))
     assert play.run(game, me, lang, script or Script(), out, RandomPlayer(seed), screen) == 0
     return game, me, out.getvalue()
 
