@@ -259,6 +259,23 @@ def test_the_host_hands_a_seat_to_a_bot_which_plays_it(client):
         assert hello(ws, next(iter(links.values())))["code"] == "revoked"
 
 
+def test_the_host_takes_a_seat_to_play_it_here(client):
+    created = create(client, ["link"] * 4)
+    links = link_seats(client, created)
+    seat, token = next(iter(links.items()))
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, created["host"])["held"] == []
+        send(ws, {"type": "manage", "op": "here", "seat": seat})
+        state = receive(ws)
+        assert state["held"] == [seat] and state["table"]["seats"][seat] == {
+            "controller": "host", "bot": None, "link": None}
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, token)["code"] == "revoked"
+    with client.websocket_connect("/ws") as ws:        # the host page now shows that seat
+        state = hello(ws, created["host"])
+        assert state["seat"] == seat and "hand" in state["view"]["characters"][seat]
+
+
 # ---------------------------------------------------------------------- moves
 
 

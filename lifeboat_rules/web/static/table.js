@@ -119,7 +119,7 @@
   function renderHotseat() {
     const nav = $("hotseat");
     nav.replaceChildren();
-    nav.hidden = !(state.role === "host" && state.held.length > 1);
+    nav.hidden = !(state.role === "host" && state.held.length > 0);
     if (nav.hidden) return;
     for (const seat of state.held) {
       const deciding = state.waiting.includes(seat);
@@ -279,6 +279,12 @@
           b.type = "button";
           b.onclick = () => send({type: "manage", op: "bot", seat: seat, bot: state.table.bots[0]});
           actions.append(b);
+        }
+        if (entry.controller !== "host") {
+          const h = el("button", word("play_here"), "play-here");
+          h.type = "button";
+          h.onclick = () => send({type: "manage", op: "here", seat: seat});
+          actions.append(h);
         }
         const n = el("button", word("new_link"), "new-link");
         n.type = "button";
