@@ -12,6 +12,7 @@ import collections
 import hashlib
 import json
 import secrets
+from importlib import resources
 
 import lifeboat_rules as lr
 
@@ -120,11 +121,12 @@ class Hall:
 
     @staticmethod
     def _builtin_rulesets() -> dict:
-        """{name: [min players, max players]} of the rulesets shipped with the library: the
-        only ones a client may choose (clients never name files)."""
-        from lifeboat_rules.content import builtin_rulesets
+        """{name: [min players, max players]} of the rulesets shipped with the library (the
+        YAML files of its data folder, each loaded by name): the only ones a client may choose
+        (clients never name files)."""
+        folder = resources.files("lifeboat_rules.data").joinpath("rulesets")
         out = {}
-        for name in builtin_rulesets():
+        for name in sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml")):
             players = lr.load_ruleset(name).players
             out[name] = [min(players), max(players)]
         return out
