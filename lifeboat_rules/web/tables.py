@@ -63,6 +63,29 @@ class Table:
         self.bots: dict = {}
         self._names: dict = {}
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
+        self._choices: dict = {}           # (seat, lang) -> (its legal moves, their buttons)
+
+    def choices(self, seat: str, lang: str) -> list:
+        """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
+        wording (two listings of one move that read the same are one button to a person).
+        Worded again only when the moves change: most pushes leave a seat's moves as they were."""
+        game = self.game
+        legal = game.legal_actions(seat)
+        cached = self._choices.get((seat, lang))
+        if cached is not None and cached[0] == legal:
+            return cached[1]
+        deciding = next((d.kind for d in game.pending if d.by == seat), None)
+        buttons, seen = [], set()
+        for action in legal:
+            label = labels.describe(action, game, lang)
+            if label in seen:
+                continue
+            seen.add(label)
+            any_time = action["type"] in ANY_TIME and not (
+                action["type"] == "preserve" and deciding == "overboard")
+            buttons.append({"label": label, "action": action, "any_time": any_time})
+        self._choices[(seat, lang)] = (legal, buttons)
+        return buttons
 
     def feed(self, viewer, lang: str, since: int) -> list:
         """``viewer``'s events from log index ``since`` on, in words: [{"i", "text"}].
@@ -323,16 +346,7 @@ class Hall:
             mine = [d for d in game.pending if d.by == viewer]
             if mine:
                 out["decision_text"] = labels.describe(mine[0], game, lang)
-            deciding = mine[0].kind if mine else None
-            seen = set()
-            for action in game.legal_actions(viewer):
-                label = labels.describe(action, game, lang)
-                if label in seen:          # two listings of one move read the same: show one
-                    continue
-                seen.add(label)
-                any_time = action["type"] in ANY_TIME and not (
-                    action["type"] == "preserve" and deciding == "overboard")
-                out["choices"].append({"label": label, "action": action, "any_time": any_time})
+            out["choices"] = table.choices(viewer, lang)
         if pass_.role == "host":
             out["table"] = self._host_table(table)
         return out
