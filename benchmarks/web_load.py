@@ -84,6 +84,16 @@ async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
                                           "ref": number, "action": rng.choice(choices)["action"]}))
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, where /proc tells it."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def library_reference(moves: int, db_path: str) -> float:
     """Moves per second of the library doing the server's per-move work, in this process."""
     db = sqlite3.connect(db_path, isolation_level=None)
@@ -132,6 +142,7 @@ async def run(args) -> None:
                                                  "seats": ["link"] * 4})
             links.append(await seat_links(ws_url, created["host"]))
         stats = {"moves": 0, "latency": [], "refused": {}}
+        cpu_before = cpu_seconds(server.pid)
         began = time.monotonic()
         deadline = began + args.seconds
         rng = random.Random(7)
@@ -139,6 +150,7 @@ async def run(args) -> None:
                                       args.max_moves)
                                for game in links for seat, token in game.items()))
         elapsed = time.monotonic() - began
+        cpu_after = cpu_seconds(server.pid)
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -150,6 +162,10 @@ async def run(args) -> None:
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
           f"95th percentile {1000 * latency[int(0.95 * (len(latency) - 1))]:.1f} ms")
     print(f"refusals: {stats['refused'] or 'none'}")
+    if cpu_before is not None and cpu_after is not None and stats["moves"]:
+        busy = cpu_after - cpu_before
+        print(f"server CPU: {busy:.1f} s, {1000 * busy / stats['moves']:.1f} ms a move "
+              f"(the clients share the machine: {stats['moves'] / busy:.0f} moves per server CPU second)")
     print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
           f"{reference:.0f} moves/s; server / reference = {rate / reference:.2f}")
 
