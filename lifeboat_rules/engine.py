@@ -210,8 +210,8 @@ class Game:
 
     def _numbered(self, character: str) -> dict:
         """``{integer: move}`` of the listed moves (kept as long as the listing is)."""
-        if type(character) is not str:   # not a character id (and maybe not hashable)
-            return {}
+        if type(character) is not str or character not in self.state.characters:
+            return {}   # not a character (and maybe not hashable): nothing kept for it
         key = ("ids", character)
         found = self._moves.get(key)
         if found is None:

@@ -37,7 +37,7 @@ def run(*args):
 def test_one_game_with_its_events_needs_nothing_more():
     done = run("--games", "1", "--verbose")
     assert done.returncode == 0, done.stderr
-    assert "GAME OVER" in done.stdout and "winner(s):" in done.stdout
+    assert "Game over" in done.stdout and "winner(s):" in done.stdout
     assert "loaded: []" in done.stdout
 
 
