@@ -4,6 +4,8 @@ needs the extra (README: `pip install .` then `lifeboat-rules simulate --games 1
 from __future__ import annotations
 
 import subprocess
+
+import pytest
 import sys
 
 # Runs the command line with the lab extra's packages made unimportable.
@@ -41,6 +43,7 @@ def test_one_game_with_its_events_needs_nothing_more():
     assert "loaded: []" in done.stdout
 
 
+@pytest.mark.slow
 def test_many_games_are_counted_without_intervals_and_say_what_brings_them():
     done = run("--games", "6", "--jobs", "2")
     assert done.returncode == 0, done.stderr
