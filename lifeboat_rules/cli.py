@@ -1,15 +1,28 @@
-"""The command line: ``lifeboat-rules check | validate | simulate | play`` (docs/api.md)."""
+"""The command line: ``lifeboat-rules check | validate | simulate | play | serve | schema``
+(docs/api.md). The optional extras (the lab's statistics and plots, the web table) are imported
+by their own modules only when their command runs."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import time
+
+from .bots import BOTS
+from .content import check_fragment
+from .errors import ContentError
+from .lab.command import add_arguments as add_simulate_arguments
+from .lab.command import simulate
+from .play import play
+from .plugins import every_shipped_plugin
+from .rulesets import load_ruleset
+from .saving import saved_game_schema
+from .scenario import check_paths, scenario_files, validate_scenario_file
+from .words import languages
+from .yamlio import read_yaml
 
 
 def _check(args) -> int:
-    from .scenario import check_paths
     outcomes = check_paths(args.paths)
     passed = failed = 0
     for outcome in outcomes:
@@ -45,12 +58,6 @@ RULESET_KEYS = frozenset({"extends", "expansions", "variants", "options", "plugi
 
 
 def _validate(args) -> int:
-    from .content import check_fragment
-    from .rulesets import load_ruleset
-    from .errors import ContentError
-    from .scenario import scenario_files, validate_scenario_file
-    from .yamlio import read_yaml
-
     bad = 0
     files = scenario_files(args.paths)
     for path in files:
@@ -79,99 +86,28 @@ def _validate(args) -> int:
     return 1 if bad or not files else 0
 
 
-# events --verbose leaves out: each repeats what a neighbouring event says
-BOOKKEEPING = frozenset({"action", "move", "marker"})
-
-
-class SeatedBots:
-    """``--bots``: a bot per seat at the deal (names cycled), asked for the first pending
-    decision (``game.pending[0]``)."""
-
-    def __init__(self, game, names: list, seed: int):
-        from .bots import make_bot
-        seats = game.state.seats[:]
-        self.bots = {c: make_bot(names[j % len(names)], seed=seed * 100 + j)
-                     for j, c in enumerate(seats)}
-
-    def act(self, game):
-        who = game.pending[0].by
-        return self.bots[who].choose(game, who)
-
-
-def bot_names(text: str) -> list:
-    from .bots import BOTS
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BOTS]
-    if not names or unknown:
-        raise ValueError(f"--bots names bots among {', '.join(sorted(BOTS))}, not {text!r}")
-    return names
-
-
-def _simulate(args) -> int:
-    from . import load_ruleset
-    from .bots import RandomPlayer
-    from . import new_game
-    from .words import describe
-
-    ruleset = load_ruleset(args.ruleset)
-    players = args.players or max(ruleset.players)
-    names = bot_names(args.bots) if args.bots else None
-    wins: dict = {}
-    total_actions = 0
-    total_rounds = 0
-    began = time.perf_counter()
-    for number in range(args.games):
-        seed = args.seed + number
-        game = new_game(ruleset, players=players, seed=seed)
-        bot = RandomPlayer(seed) if names is None else SeatedBots(game, names, seed)
-        shown = 0
-        while not game.over:
-            game.apply(bot.act(game))
-            total_actions += 1
-            if args.verbose:
-                for event in game.log[shown:]:
-                    if event["type"] not in BOOKKEEPING:
-                        print(describe(event, game))
-                shown = len(game.log)
-        if args.verbose:
-            for event in game.log[shown:]:
-                if event["type"] not in BOOKKEEPING:
-                    print(describe(event, game))
-        result = game.result
-        total_rounds += game.state.round
-        for winner in result["winners"]:
-            wins[winner] = wins.get(winner, 0) + 1
-        if args.json:
-            print(json.dumps({"seed": seed, "rounds": game.state.round, **result}))
-        elif args.verbose or args.games == 1:
-            print("final scores:")
-            for who, score in sorted(result["scores"].items(), key=lambda i: -i[1]):
-                parts = ", ".join(f"{k} {v}" for k, v in result["breakdown"][who].items())
-                print(f"  {who:12} {score:3}  ({parts})")
-            print(f"winner(s): {', '.join(result['winners'])}")
-    elapsed = time.perf_counter() - began
-    if not args.json:
-        who = "random players" if names is None else "players: bots " + ",".join(names)
-        print(f"{args.games} game(s) of {ruleset.name} with {players} {who} in "
-              f"{elapsed:.2f} s; {total_actions / max(args.games, 1):.1f} decisions and "
-              f"{total_rounds / max(args.games, 1):.1f} rounds per game")
-        if args.games > 1:
-            print("wins by character: " + ", ".join(
-                f"{c} {n}" for c, n in sorted(wins.items(), key=lambda i: -i[1])))
+def _schema(args) -> int:
+    ruleset = load_ruleset(args.ruleset if args.ruleset is not None else every_shipped_plugin())
+    print(json.dumps(saved_game_schema(ruleset), indent=2))
     return 0
 
 
-def _play(args) -> int:
-    from .play import play
-    return play(args)
+def _serve(args) -> int:
+    try:   # the optional extra `web`: imported only when the table is served
+        import uvicorn
 
-
-def _schema(args) -> int:
-    from .plugins import every_shipped_plugin
-    from .rulesets import load_ruleset
-    from .saving import saved_game_schema
-    ruleset = load_ruleset(args.ruleset if args.ruleset is not None else every_shipped_plugin())
-    print(json.dumps(saved_game_schema(ruleset), indent=2))
+        from .web.app import MAX_MESSAGE, create_app
+    except ImportError as exc:
+        print(f"error: the web table needs the optional extra 'web' ({exc}); install it with "
+              "pip install 'lifeboat-rules[web]'", file=sys.stderr)
+        return 2
+    if args.max_games < 1:
+        raise ValueError("--max-games must be at least 1")
+    app = create_app(args.db, max_games=args.max_games)
+    print(f"Lifeboat table on http://{args.host}:{args.port}/ (games kept in {args.db})", flush=True)
+    # Frames past 16 times the table's own limit are cut by the server before the table sees them.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=16 * MAX_MESSAGE,
+                log_level="warning")
     return 0
 
 
@@ -189,17 +125,10 @@ def main(argv=None) -> int:
     validate.add_argument("paths", nargs="+")
     validate.set_defaults(run=_validate)
 
-    simulate = sub.add_parser("simulate", help="play games between random players")
-    simulate.add_argument("--games", type=int, default=1)
-    simulate.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
-    simulate.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
-    simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--verbose", "-v", action="store_true", help="print every event")
-    simulate.add_argument("--json", action="store_true", help="one JSON result line per game")
-    simulate.add_argument("--bots", default=None, metavar="B,...",
-                          help="a bot per seat at the deal, bow to stern, names cycled: random, "
-                               "heuristic, search (default: random players)")
-    simulate.set_defaults(run=_simulate)
+    lab = sub.add_parser("simulate", help="play many games between bots: win rates, "
+                         "comparisons, reports (the balance lab)")
+    add_simulate_arguments(lab)
+    lab.set_defaults(run=simulate)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of a saved game "
                                            "(Game.to_dict), derived from the state's declaration")
@@ -208,24 +137,32 @@ def main(argv=None) -> int:
                              "expansion and variant, as schemas/saved_game.schema.json)")
     schema.set_defaults(run=_schema)
 
-    from .words import languages
-    play = sub.add_parser("play", help="play a game in the terminal against random players")
-    play.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
-    play.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
-    play.add_argument("--seed", type=int, default=None, help="default: a random one, shown")
-    play.add_argument("--as", dest="character", default=None,
-                      help="the character you play, by id or name (default: the first seat)")
-    play.add_argument("--lang", default="en", choices=languages(),
-                      help="the language of the game's words (default: en)")
-    play.add_argument("--plain", action="store_true",
-                      help="plain text even when rich is installed")
-    play.add_argument("--bots", default=None, metavar="B,...",
-                      help="the other players' bots, seat by seat, names cycled: random, "
-                           "heuristic, search (default: random)")
-    play.set_defaults(run=_play)
+    terminal = sub.add_parser("play", help="play a game in the terminal against random players")
+    terminal.add_argument("--players", type=int, default=None,
+                          help="default: the most the ruleset allows")
+    terminal.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
+    terminal.add_argument("--seed", type=int, default=None, help="default: a random one, shown")
+    terminal.add_argument("--as", dest="character", default=None,
+                          help="the character you play, by id or name (default: the first seat)")
+    terminal.add_argument("--lang", default="en", choices=languages(),
+                          help="the language of the game's words (default: en)")
+    terminal.add_argument("--plain", action="store_true",
+                          help="plain text even when rich is installed")
+    terminal.add_argument("--bots", default=None, metavar="B,...",
+                          help="the other players' bots by seat, bow to stern, names cycled: "
+                               f"{', '.join(sorted(BOTS))} (default: random players)")
+    terminal.set_defaults(run=play)
+
+    serve = sub.add_parser("serve", help="the web table (needs the extra: pip install 'lifeboat-rules[web]')",
+                           formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
+    serve.add_argument("--db", default="lifeboat-tables.sqlite3",
+                       help="the SQLite file where the games are kept")
+    serve.add_argument("--max-games", type=int, default=100, help="games in progress at most")
+    serve.set_defaults(run=_serve)
 
     args = parser.parse_args(argv)
-    from .errors import ContentError
     try:
         return args.run(args)
     except ContentError as exc:

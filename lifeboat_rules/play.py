@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import words
-from .bots import RandomPlayer
+from .bots import RandomPlayer, make_bot
 from .engine import new_game
 from .rulesets import load_ruleset
 from .words import describe, text
@@ -28,12 +28,8 @@ CLEAR = "\x1b[H\x1b[2J"
 # (``game.events_for``), the feed shows only these: the others may carry a secret
 # (``move``, ``action`` and ``robbed`` name hidden cards; ``setup`` the seed) or only repeat
 # what their neighbours say (``marker``).
-PUBLIC_EVENTS = frozenset({
-    "phase", "pick", "turn", "pass", "row", "place", "swap", "rob", "respond", "fight_start",
-    "join", "fight", "damage", "heal", "status", "lost", "seats", "seagulls", "navigation",
-    "overboard", "chum", "shark", "thirst", "water", "quench", "use", "play", "preserve",
-    "parasol", "flare", "cannibalism", "object", "objections", "eaten", "kept", "trade",
-    "decline", "offer_void", "navigator", "navigate", "game_over"})
+# events the feed leaves out: each repeats what a neighbouring event says in words
+BOOKKEEPING = frozenset({"action", "move", "marker", "card_marker"})
 
 
 # --------------------------------------------------------------------------- text that fits
@@ -431,9 +427,9 @@ def ask(menu: list, stdin, screen, lang: str) -> int | None:
 
 
 def feed_lines(game, me: str, since: int, lang: str) -> list:
-    """The log from ``since`` on, in words, as far as ``me`` may read it."""
-    return [describe(event, game, lang) for event in game.log[since:]
-            if event.get("type") in PUBLIC_EVENTS]
+    """The log from ``since`` on, in words, as ``me``'s player may see it (``events_for``)."""
+    return [describe(event, game, lang) for event in game.events_for(me, since)
+            if event["type"] not in BOOKKEEPING]
 
 
 def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
@@ -565,8 +561,21 @@ def play(args, stdin=None, out=None) -> int:
                  who=words.character_name(game, me, lang))
     screen.say(title)
     screen.title = title
-    bot = RandomPlayer(seed)
-    if getattr(args, "bots", None):
-        from .cli import SeatedBots, bot_names
-        bot = SeatedBots(game, bot_names(args.bots), seed)
-    return run(game, me, lang, stdin, out, bot, screen)
+    bots = getattr(args, "bots", None)
+    opponents = RandomPlayer(seed) if not bots else SeatedBots(game, bots.split(","), seed)
+    return run(game, me, lang, stdin, out, opponents, screen)
+
+
+class SeatedBots:
+    """``play --bots B,...``: a bot of the registry (``bots.BOTS``) per seat at the deal,
+    names cycled, asked for the first pending decision (``game.pending[0]``)."""
+
+    def __init__(self, game, names: list, seed: int):
+        names = [n.strip() for n in names if n.strip()] or ["random"]
+        seats = game.view(None)["seats"]
+        self.bots = {c: make_bot(names[j % len(names)], seed=seed * 100 + j)
+                     for j, c in enumerate(seats)}
+
+    def act(self, game) -> dict:
+        who = game.pending[0].by
+        return self.bots[who].choose(game, who)
