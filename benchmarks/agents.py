@@ -58,15 +58,20 @@ def play(number: int, match: str, first_seed: int, options: dict) -> dict:
     names = [tested if j == seat else other for j in range(PLAYERS)]
     bots = {c: bot_for(names[j], seed * 100 + j, options) for j, c in enumerate(seats)}
     spent = {tested: [], other: []}
+    slowest = (0.0, None)
     while not game.over:
         who = game.pending[0].by
         began = time.process_time()
         action = bots[who].choose(game, who)
-        spent[names[seats.index(who)]].append(time.process_time() - began)
+        seconds = time.process_time() - began
+        name = names[seats.index(who)]
+        spent[name].append(seconds)
+        if name == tested and seconds > slowest[0]:
+            slowest = (seconds, getattr(bots[who], "last", {}).get("worlds"))
         game.apply(action)
     winners = game.result["winners"]
     return {"seed": seed, "seat": seat, "won": [seats.index(w) for w in winners],
-            "spent": spent}
+            "spent": spent, "slowest": slowest}
 
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
@@ -99,6 +104,9 @@ def summary(match: str, rows: list, seconds: float) -> dict:
             "ratio": rate / other_rate if other_rate else None,
             "share": share / games, "other_share": other_share / games / (PLAYERS - 1),
             "timing": {name: timing(values) for name, values in times.items()},
+            "slowest": max((r["slowest"] for r in rows), key=lambda item: item[0]),
+            "over_half_second": sum(1 for t in times[tested] if t > 0.5),
+            "games_won": [[r["seed"], r["seat"], r["won"]] for r in rows],
             "wall_seconds": seconds}
 
 
@@ -119,6 +127,10 @@ def report(s: dict, options: dict) -> None:
         print(f"  {name:9} {t['decisions']:7} decisions, {t['decisions_per_second']:9.1f} "
               f"decisions/s; CPU s/decision mean {t['mean']:.4f}, p95 {t['p95']:.4f}, "
               f"max {t['max']:.4f}")
+    seconds, worlds = s["slowest"]
+    print(f"  {tested}'s slowest decision: {seconds:.3f} CPU s"
+          + (f" ({worlds} worlds)" if worlds is not None else "")
+          + f"; decisions over 0.5 CPU s: {s['over_half_second']}")
     print(f"  wall time {s['wall_seconds']:.0f} s")
 
 

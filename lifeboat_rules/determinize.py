@@ -142,7 +142,7 @@ def _deal_provisions(game: "Game", copy: "Game", viewer: str, events: list, view
         trial.state.table = Table(kinds, table.navcards)
         kinds = trial.state.table.kinds     # the trial's own table, changed in place
         if attempt < ATTEMPTS:
-            left = _deal_hands(trial, window, constrained, pool, kinds, rng)
+            left = _deal_hands(trial, trial.top, constrained, pool, kinds, rng)
             if left is None:
                 continue
         else:

@@ -81,10 +81,16 @@ class SearchBot:
         while True:
             seed = self.random.getrandbits(62)
             world = game.determinize(character, seed)
-            for index, number in enumerate(ids):
+            values = []
+            for number in ids:
+                if worlds and time.process_time() >= deadline:
+                    break       # out of time: a world half played is left out
                 sample = world.clone()
                 sample.apply_id(character, number)
-                totals[index] += self._playout(sample, character, seed)
+                values.append(self._playout(sample, character, seed))
+            if len(values) < len(ids):
+                break
+            totals = [t + v for t, v in zip(totals, values)]
             worlds += 1
             if self.rollouts is not None and worlds >= self.rollouts:
                 break
