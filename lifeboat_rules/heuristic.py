@@ -228,7 +228,8 @@ class Mind:
         seats = self.state.seats
         if target == self.love or target != seats[-1] or self.navigator() == self.me:
             return -0.5
-        if self.chars[target].awake and self.strength(self.me, True) < self.strength(target) + MARGIN:
+        stronger = self.strength(self.me, True) >= self.strength(target) + MARGIN
+        if self.chars[target].awake and not stronger:
             return -0.5
         return 1.2
 

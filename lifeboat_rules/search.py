@@ -114,13 +114,15 @@ class SearchBot:
         mind = Mind(game, character)
         scored, seen = [], set()
         for atype, values in moves:
-            if atype.free and not (window is not None and window.claims(game, atype, character, values)):
+            claimed = window is not None and window.claims(game, atype, character, values)
+            if atype.free and not claimed:
                 continue
             key = (atype.name, tuple(_kind_of(v, kinds) for v in values))
             if key in seen:
                 continue
             seen.add(key)
-            scored.append((mind.score((atype, values)) + self.random.random() * 1e-3, atype, values))
+            score = mind.score((atype, values)) + self.random.random() * 1e-3
+            scored.append((score, atype, values))
         if not scored:
             return [moves[0]]
         scored.sort(key=lambda item: -item[0])
