@@ -26,7 +26,7 @@ from .actions import ActionSpace, ActionType, Effect, compile_builder
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker
-from .stages import Stage
+from .stages import Stage, Window
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
 SHIPPED_PREFIX = "lifeboat_rules."
@@ -322,6 +322,7 @@ class Rules:
     kind_types: dict = attrs.field(init=False)     # decision kind -> [ActionType] (pass apart)
     free_types: tuple = attrs.field(init=False)
     free_names: frozenset = attrs.field(init=False)
+    claims: dict = attrs.field(init=False)         # window NAME -> free types that may be its actions
     ghost_kinds: frozenset = attrs.field(init=False)
     effect_of: dict = attrs.field(init=False)      # provision kind -> effect name
     parasol_kinds: frozenset = attrs.field(init=False)
@@ -355,6 +356,12 @@ class Rules:
                 kind_types.setdefault(kind, []).append(atype)
         self.free_types = tuple(kind_types.pop("free", ()))
         self.free_names = frozenset(t.name for t in self.free_types)
+        self.claims = {}   # a window's CLAIMS, then free types naming its kind in ``windows``
+        for name, cls in self.stages.items():
+            if isinstance(cls, type) and issubclass(cls, Window):
+                extra = tuple(t.name for t in self.free_types
+                              if cls.KIND in t.windows and t.name not in cls.CLAIMS)
+                self.claims[name] = tuple(cls.CLAIMS) + extra
         self.kind_types = {kind: tuple(found) for kind, found in kind_types.items()}
         self.ghost_kinds = frozenset(k for t in self.types.values() if t.ghost for k in t.kinds)
         self.effect_of = {kind: info.effect for kind, info in self.content.provisions.items()
