@@ -341,6 +341,7 @@ class Rules:
     damage_hook: object = attrs.field(init=False)
     thirst_hook: object = attrs.field(init=False)
     overboard_hook: object = attrs.field(init=False)
+    water_hook: object = attrs.field(init=False)
     strength_hook: object = attrs.field(init=False)
     score_hook: object = attrs.field(init=False)
 
@@ -383,6 +384,7 @@ class Rules:
         self.damage_hook = self._implemented("lifeboat_damage", base_answers=True)
         self.thirst_hook = self._implemented("lifeboat_thirst", base_answers=True)
         self.overboard_hook = self._implemented("lifeboat_overboard", base_answers=True)
+        self.water_hook = self._implemented("lifeboat_water_given")
         self.strength_hook = self._implemented("lifeboat_strength", base_answers=True)
         self.score_hook = self._implemented("lifeboat_score", base_answers=True)
 
