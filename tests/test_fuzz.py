@@ -35,7 +35,7 @@ SAVE_CASES = inv.budget(300, 20_000)
 NON_JSON_CASES = inv.budget(150, 10_000)
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.data_too_large])
-LOADED, _ = inv.ruleset_specs()
+LOADED = inv.ruleset_specs()
 
 
 @functools.lru_cache(maxsize=None)
