@@ -51,6 +51,7 @@ BASE_PLUGINS = (
 # and found here when the package metadata is not installed.
 SHIPPED_PLUGINS = {
     "cannibalism": "lifeboat_rules.expansions.cannibalism",
+    "liquid_courage": "lifeboat_rules.expansions.liquid_courage",
     "shark": "lifeboat_rules.expansions.shark",
     "quick": "lifeboat_rules.expansions.quick",
     "single_card_rowing": "lifeboat_rules.expansions.single_card_rowing",
