@@ -32,7 +32,7 @@ PUBLIC_EVENTS = frozenset({
     "phase", "pick", "turn", "pass", "row", "place", "swap", "rob", "respond", "fight_start",
     "join", "fight", "damage", "heal", "status", "lost", "seats", "seagulls", "navigation",
     "overboard", "chum", "shark", "thirst", "water", "quench", "use", "play", "preserve",
-    "parasol", "flare", "cannibalism", "object", "objections", "eaten", "kept", "trade",
+    "parasol", "flare", "cannibalism", "object", "objections", "eaten", "kept", "trade", "drink",
     "decline", "offer_void", "navigator", "navigate", "game_over"})
 
 
@@ -207,7 +207,8 @@ def status_lines(game, me: str, lang: str) -> list:
         front = separator.join(card(c) for c in entry["front"])
         marks = [text(f"ui.{m}", lang) for m, on in (("rowed", entry["rowed"]),
                                                        ("fought", entry["fought"]),
-                                                       ("parasol_open", entry["parasol_active"]))
+                                                       ("parasol_open", entry["parasol_active"]),
+                                                       ("drank", "drank" in entry.get("markers", ())))
                  if on]
         lines.append(text(
             "ui.seat_line", lang, mark=text("ui.you_mark", lang) if character == me else "  ",

@@ -102,7 +102,9 @@ class Window(Stage):
         ``window_action`` says, where the type names this window's kind in its ``windows``; a
         window answers itself for the types of its ``CLAIMS`` and asks this for the others."""
         test = atype.window_action
-        return test is not None and self.KIND in atype.windows and bool(test(game, self, by, values))
+        if test is None or self.KIND not in atype.windows:
+            return False
+        return bool(test(game, self, by, values))
 
     def has_action(self, game: "Game", who: str) -> bool:
         for atype in game.rules.kind_types.get(self.KIND, ()):
