@@ -105,6 +105,7 @@ def test_the_integer_action_space_has_room_for_eight():
         assert block.size == game.ruleset.content.card_count + 1
 
 
+@pytest.mark.rule("R-LC-1")
 def test_drinks_are_listed_by_card_and_the_shared_drink_without_one():
     game = lr.new_game("liquid_courage", setup={
         "seats": ["lady_lauren", "madame_wong", "the_kid"], "phase": "action",
@@ -136,6 +137,7 @@ def _shared(events) -> list:
     return [e for e in events if e["type"] == "quench" and e["target"] == "madame_wong"]
 
 
+@pytest.mark.rule("R-WONG-1")
 def test_shared_water_cancels_no_more_than_her_thirst():
     game = _thirst_game(0)                 # everyone thirsty once
     first = game.apply({"by": "lady_lauren", "type": "water", "target": "sir_stephen"})
@@ -146,6 +148,7 @@ def test_shared_water_cancels_no_more_than_her_thirst():
     assert game.state.characters["madame_wong"].damage == 0
 
 
+@pytest.mark.rule("R-WONG-1")
 def test_a_dead_madame_wong_shares_nothing():
     game = _thirst_game(4)                 # dead: size 3
     assert not [e for e in game.log if e["type"] == "thirst" and e["character"] == "madame_wong"]
@@ -153,6 +156,7 @@ def test_a_dead_madame_wong_shares_nothing():
     assert _shared(events) == []
 
 
+@pytest.mark.rule("R-LC-1")
 def test_a_saved_game_keeps_the_round_s_drinks():
     game = lr.new_game("liquid_courage", setup={
         "seats": ["lady_lauren", "madame_wong", "the_kid"], "phase": "action",
