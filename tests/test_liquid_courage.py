@@ -69,6 +69,17 @@ def test_the_content_of_the_expansion():
     assert "madame_wong" not in classic.characters and "liquid_courage" not in classic.provisions
 
 
+def test_the_expansion_is_shipped_as_an_entry_point():
+    from lifeboat_rules import plugins
+    assert plugins.SHIPPED_PLUGINS["liquid_courage"] == "lifeboat_rules.expansions.liquid_courage"
+    assert plugins.entry_point_plugins()["liquid_courage"] == [plugins.SHIPPED_PLUGINS["liquid_courage"]]
+    module = plugins.import_plugin("liquid_courage", "<test>", "expansions[0]", "expansions")
+    assert module.LIFEBOAT_KIND == "expansion"
+    assert "liquid_courage" in plugins.every_shipped_plugin()["expansions"]
+    with pytest.raises(lr.ContentError, match="expansion"):
+        lr.load_ruleset({"variants": ["liquid_courage"]})
+
+
 # --------------------------------------------------------------------------- combinations
 
 COMBINATIONS = [(base, list(variants)) for base in ("liquid_courage", "all_in_one")
