@@ -78,6 +78,21 @@ def copy_event(event: dict) -> dict:
     return copy
 
 
+def copy_log(log: list, deep: list) -> list:
+    """Copies of every event of a log, done in bulk (the log is long and saved often):
+    ``deep`` lists the indices of the events that hold lists or mappings (``has_containers``),
+    the others are flat and copied in one step."""
+    copies = list(map(dict.copy, log))
+    for index in deep:
+        copies[index] = copy_event(log[index])
+    return copies
+
+
+def has_containers(event: dict) -> bool:
+    """Whether an event may hold a list or a mapping (a plugin's event: assume so)."""
+    return CONTAINERS.get(event["type"], None) != ()
+
+
 def emit(game: "Game", event: dict, secret: Secret | None = None) -> dict:
     log = game.log
     if secret is not None:

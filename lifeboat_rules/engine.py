@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from . import effects, saving, views
-from .effects import copy_event
+from .effects import copy_event, copy_log, has_containers
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
@@ -27,16 +27,6 @@ from .stages import Stage, Window
 from .state import State
 
 
-# Events after which every character's free moves (play, preserve, trade offers and answers)
-# are still what they were: none of them moves a provision card, changes a status, the seats,
-# the phase, whether a fight is under way, the open offers or a marker. (A provision card's
-# move has a ``kind``; a navigation card's has none and changes no free move either.)
-STEADY = frozenset({"action", "pass", "join", "turn", "respond", "row", "place", "navigator",
-                    "navigate", "navigation", "thirst", "quench", "damage", "heal", "seagulls",
-                    "swap", "rob", "use", "water", "chum", "pick", "play", "preserve", "robbed",
-                    "object", "objections", "cannibalism", "shark", "flare", "overboard"})
-
-
 class Game:
     """One game of Lifeboat under a ruleset.
 
@@ -46,7 +36,7 @@ class Game:
     """
 
     __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "statuses_changed",
-                 "_pending", "_deciders", "_moves", "_free")
+                 "_pending", "_deciders", "_moves", "_deep", "_deep_upto")
 
     def __init__(self, ruleset: Ruleset, state: State, log: list | None = None,
                  secrets: dict | None = None):
@@ -65,7 +55,8 @@ class Game:
         self._pending: list = []
         self._deciders: frozenset = frozenset()
         self._moves: dict = {}
-        self._free: dict = {}
+        self._deep: list = []          # indices of the log's events that hold containers
+        self._deep_upto = 0            # how much of the log _deep has looked at
 
     # ------------------------------------------------------------------ who decides what
 
@@ -92,7 +83,18 @@ class Game:
     @property
     def events(self) -> list:
         """The whole log so far, unredacted (a copy)."""
-        return [copy_event(e) for e in self.log]
+        return copy_log(self.log, self.deep_events())
+
+    def deep_events(self) -> list:
+        """Indices of the log's events that hold lists or mappings (brought up to date):
+        copies of the others are one step (``effects.copy_log``)."""
+        log = self.log
+        deep = self._deep
+        for index in range(self._deep_upto, len(log)):
+            if has_containers(log[index]):
+                deep.append(index)
+        self._deep_upto = len(log)
+        return deep
 
     @property
     def top(self) -> Stage | None:
@@ -105,11 +107,13 @@ class Game:
     def moves(self, by: str) -> list:
         """``[(ActionType, values)]``: every move ``by`` may make now (cached until the next
         change). The one listing behind ``legal_actions`` and ``legal_ids``."""
+        if type(by) is not str:   # not a character id (and maybe not hashable): no move
+            return []
         found = self._moves.get(by)
         if found is not None:
             return found
         state = self.state
-        character = state.characters.get(by) if type(by) is str else None
+        character = state.characters.get(by)
         if character is None or state.over:
             return []
         found = []
@@ -123,7 +127,8 @@ class Game:
                 for values in atype.moves(self, stage, by):
                     found.append((atype, values))
         if character.awake:
-            free = self._free_moves(by, stage)
+            free = [(atype, values) for atype in rules.free_types
+                    for values in atype.moves(self, stage, by)]
             window = stage if isinstance(stage, Window) and not deciding else None
             claimed = window.claimed(self) if window is not None else ()
             if claimed:
@@ -135,26 +140,6 @@ class Game:
         if rules.refuse_hook is not None:
             found = [(t, v) for t, v in found if self._plugin_refusal(t, by, v) is None]
         self._moves[by] = found
-        return found
-
-    def _free_moves(self, by: str, stage) -> list:
-        """The free moves of an awake character (R-PLAY-1, R-TRADE-1), kept until an event
-        that may change them: every event but those of ``STEADY``."""
-        log = self.log
-        cached = self._free.get(by)
-        if cached is not None:
-            since, found = cached
-            if since <= len(log):
-                for index in range(since, len(log)):
-                    event = log[index]
-                    kind = event["type"]
-                    if kind not in STEADY and not (kind == "move" and "kind" not in event):
-                        break
-                else:
-                    return found
-        found = [(atype, values) for atype in self.rules.free_types
-                 for values in atype.moves(self, stage, by)]
-        self._free[by] = (len(log), found)
         return found
 
     def legal_actions(self, character: str) -> list:
@@ -306,8 +291,9 @@ class Game:
             self.state, self.secrets, self._pending = saved
             self._deciders = frozenset(d.by for d in self._pending)
             del self.log[mark:]
+            self._deep = [index for index in self._deep if index < mark]
+            self._deep_upto = min(self._deep_upto, mark)
             self._moves = {}
-            self._free = {}
             error = rules.plugin_error(exc, f"applying {atype.name}")
             if error is exc:
                 raise
@@ -466,7 +452,14 @@ class Game:
 
     def view(self, character: str | None = None) -> dict:
         """What ``character``'s player may know (None: what everyone may know), JSON-safe."""
-        return views.view(self, character)
+        try:
+            return views.view(self, character)
+        except Exception as exc:
+            # a view asks plugins too (a fight's strengths): one that fails is named, as in
+            # apply, so that a front end catching IllegalAction survives it
+            if not self.rules.guarded or self.rules.blame(exc) is None:
+                raise
+            raise self.rules.plugin_error(exc, "making a view") from exc
 
     def events_for(self, character: str | None, since: int = 0) -> list:
         """The log from index ``since`` on, as ``character``'s player may see it (None: a
@@ -499,7 +492,8 @@ class Game:
         other._pending = self._pending[:]
         other._deciders = self._deciders
         other._moves = {}
-        other._free = {}
+        other._deep = self._deep[:]
+        other._deep_upto = self._deep_upto
         return other
 
     def __repr__(self) -> str:

@@ -22,10 +22,10 @@ import attrs
 import pluggy
 
 from . import hookspecs
-from .actions import ActionSpace, ActionType, Effect, compile_builder
+from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_builder
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
-from .records import Marker
+from .records import Marker, short
 from .stages import Stage, Window
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
@@ -274,17 +274,64 @@ def check_effects(value, plugin) -> list:
     if not isinstance(value, dict):
         return [f"plugin {plugin!r}: lifeboat_effects must return a mapping "
                 f"{{name: lifeboat_rules.actions.Effect}}, not {type(value).__name__}"]
-    return [f"plugin {plugin!r}: lifeboat_effects: {name!r} is not a lifeboat_rules.actions.Effect"
-            for name, effect in value.items()
-            if not isinstance(name, str) or not isinstance(effect, Effect)]
+    problems = []
+    for name, effect in value.items():
+        if not isinstance(name, str) or not isinstance(effect, Effect):
+            problems.append(f"plugin {plugin!r}: lifeboat_effects: {short(name)} is not a "
+                            "lifeboat_rules.actions.Effect")
+        elif not (callable(effect.targets) and callable(effect.resolve)):
+            problems.append(f"plugin {plugin!r}: lifeboat_effects: {name!r}: targets and resolve "
+                            "must be functions")
+    return problems
 
 
 def _is_stage(item) -> bool:
     return isinstance(item, type) and issubclass(item, Stage) and isinstance(item.NAME, str)
 
 
-check_action_types = _records(lambda t: isinstance(t, ActionType),
-                              "lifeboat_rules.actions.ActionType records", "lifeboat_action_types")
+def check_action_types(value, plugin) -> list:
+    """A list of well-formed ``ActionType`` records: found wrong here, at load time, rather
+    than when a game first lists or applies one (and then blamed on nobody)."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        return [f"plugin {plugin!r}: lifeboat_action_types must return a list of "
+                f"lifeboat_rules.actions.ActionType records, not {type(value).__name__}"]
+    problems = []
+    for atype in value:
+        problems.extend(f"plugin {plugin!r}: lifeboat_action_types: {message}"
+                        for message in _action_type_problems(atype))
+    return problems
+
+
+def _action_type_problems(atype) -> list:
+    if not isinstance(atype, ActionType):
+        return [f"{short(atype)} is not a lifeboat_rules.actions.ActionType"]
+    if not (type(atype.name) is str and atype.name):
+        return [f"an action type's name must be a non-empty string, not {short(atype.name)}"]
+    where = f"action type {atype.name!r}"
+    problems = []
+    if type(atype.rule) is not str:
+        problems.append(f"{where}: rule must be a rule id (a string)")
+    for field in ("check", "moves", "resolve"):
+        if not callable(getattr(atype, field)):
+            problems.append(f"{where}: {field} must be a function")
+    if atype.settle is not None and not callable(atype.settle):
+        problems.append(f"{where}: settle must be a function or None")
+    params = atype.params
+    if not (isinstance(params, tuple) and all(
+            isinstance(p, Param) and isinstance(p.name, str) and isinstance(p.domain, Domain)
+            and p.name not in ("by", "type") for p in params)):
+        problems.append(f"{where}: params must be a tuple of Param(name, Domain.X, ...)")
+    elif len({p.name for p in params}) != len(params):
+        problems.append(f"{where}: two params have the same name")
+    kinds = atype.kinds
+    if not (isinstance(kinds, tuple) and all(isinstance(k, str) and k for k in kinds)):
+        problems.append(f"{where}: kinds must be a tuple of decision kinds, or (FREE,)")
+    names = {getattr(p, "name", None) for p in params} if isinstance(params, tuple) else set()
+    if not (isinstance(atype.private, tuple) and all(n in names for n in atype.private)):
+        problems.append(f"{where}: private must be a tuple of its params' names")
+    return problems
+
+
 check_stages = _records(_is_stage, "Stage subclasses with a NAME", "lifeboat_stages")
 check_markers = _records(lambda m: isinstance(m, Marker), "lifeboat_rules.records.Marker records",
                          "lifeboat_markers")

@@ -290,6 +290,32 @@ def load_ruleset_at(source: Any, base_dir: str) -> Ruleset:
     """``load_ruleset`` with relative paths taken from ``base_dir``."""
     if isinstance(source, Ruleset):
         return source
+    parent = source.get("extends") if isinstance(source, dict) else None
+    if isinstance(source, dict) and (parent is None or (
+            isinstance(parent, str) and _builtin_file(parent) is not None)):
+        # a mapping over a built-in ruleset is a value: the same mapping is the same ruleset
+        # (saved games name theirs so, and are read often); files are read again each time,
+        # since they may change between two loads
+        try:
+            key = json.dumps(source, sort_keys=True)
+        except (TypeError, ValueError):
+            key = None
+        cached = _MAPPINGS.get(key) if key is not None else None
+        if cached is not None:
+            return cached
+        ruleset = _load(source, base_dir)
+        if key is not None:
+            if len(_MAPPINGS) > 256:
+                _MAPPINGS.clear()
+            _MAPPINGS[key] = ruleset
+        return ruleset
+    return _load(source, base_dir)
+
+
+_MAPPINGS: dict = {}
+
+
+def _load(source: Any, base_dir: str) -> Ruleset:
     flat, where = _flatten(source, base_dir, ())
     key = json.dumps(flat, sort_keys=True)
     cached = _CACHE.get(key)

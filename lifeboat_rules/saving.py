@@ -14,9 +14,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from . import declare
-from .effects import Secret, copy_event
+from .effects import Secret, copy_log
 from .errors import ContentError
-from .records import Status
+from .records import Status, short
 from .rules.scoring import score_game
 from .rulesets import Ruleset, ruleset_from_spec
 from .plugins import is_installed, plugin_target
@@ -43,8 +43,9 @@ def to_dict(game: "Game") -> dict:
         "ruleset": declare.copy_json(game.ruleset.spec),
         "table": {"kinds": kinds, "navcards": navcards},
         "state": declare.dump(game.state),
-        "log": [copy_event(e) for e in game.log],
-        "secrets": {str(index): secret.data() for index, secret in game.secrets.items()},
+        "log": copy_log(game.log, game.deep_events()),
+        "secrets": [[index, list(secret.audience), list(secret.hidden)]
+                    for index, secret in game.secrets.items()],
     }
 
 
@@ -104,11 +105,12 @@ def saved_game_schema(ruleset: Ruleset) -> dict:
             "log": {"type": "array", "maxItems": MAX_LOG,
                     "items": {"type": "object", "required": ["type"],
                               "properties": {"type": text}}},
-            "secrets": {"type": "object", "propertyNames": {"pattern": "^[0-9]{1,7}$"},
-                        "additionalProperties": {
-                            "type": "object", "additionalProperties": False,
-                            "required": ["audience", "hidden"],
-                            "properties": {"audience": names, "hidden": names}}},
+            "secrets": {"type": "array", "maxItems": MAX_LOG,
+                        "description": "[index of an event in the log, the characters who may see "
+                                       "the fields, the fields]",
+                        "items": {"type": "array", "prefixItems": [
+                            {"type": "integer", "minimum": 0, "maximum": MAX_LOG - 1}, names, names],
+                            "minItems": 3, "maxItems": 3}},
         },
     }
 
@@ -117,34 +119,56 @@ def saved_game_schema(ruleset: Ruleset) -> dict:
 
 def _json_copy(value, depth: int = 0):
     """A copy of JSON-like data, or raise ``ValueError`` at the first thing JSON cannot carry
-    (then ``check_json_like`` finds the place for the message)."""
+    (then ``check_json_like`` finds the place for the message). Containers are copied whole
+    (in C) and only their containers and their odd values looked at again."""
+    if depth >= MAX_JSON_DEPTH:
+        raise ValueError("too deep")
     kind = type(value)
-    if kind is str:
-        if not value.isascii():
-            value.encode("utf-8")     # a lone surrogate raises
-        return value
     if kind is dict:
-        if depth >= MAX_JSON_DEPTH:
-            raise ValueError("too deep")
-        out = {}
-        for key, item in value.items():
+        copy = value.copy()
+        for key, item in copy.items():
             if type(key) is not str:
                 raise ValueError("key")
-            out[key] = _json_copy(item, depth + 1)
-        return out
+            if not key.isascii():
+                key.encode("utf-8")     # a lone surrogate raises
+            kind = type(item)
+            if kind is str:
+                if not item.isascii():
+                    item.encode("utf-8")
+            elif kind is dict or kind is list:
+                copy[key] = _json_copy(item, depth + 1)
+            elif kind is not bool and item is not None:
+                _json_scalar(item)
+        return copy
     if kind is list:
-        if depth >= MAX_JSON_DEPTH:
-            raise ValueError("too deep")
-        return [_json_copy(item, depth + 1) for item in value]
+        copy = value[:]
+        for index, item in enumerate(copy):
+            kind = type(item)
+            if kind is str:
+                if not item.isascii():
+                    item.encode("utf-8")
+            elif kind is dict or kind is list:
+                copy[index] = _json_copy(item, depth + 1)
+            elif kind is not bool and item is not None:
+                _json_scalar(item)
+        return copy
+    if kind is str:
+        if not value.isascii():
+            value.encode("utf-8")
+        return value
+    if kind is not bool and value is not None:
+        _json_scalar(value)
+    return value
+
+
+def _json_scalar(value) -> None:
+    """A number JSON can carry; anything else raises ``ValueError``."""
+    kind = type(value)
     if kind is int:
         if value.bit_length() > MAX_INT_BITS:
             raise ValueError("int")
-        return value
-    if kind is bool or value is None:
-        return value
-    if kind is float and value == value and value not in (float("inf"), float("-inf")):
-        return value
-    raise ValueError("type")
+    elif kind is not float or value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("type")
 
 
 def _plain_copy(data: Any) -> dict:
@@ -159,9 +183,11 @@ def read(data: Any) -> tuple:
     """``(ruleset, state, log, secrets)`` of a saved game; ``ContentError`` for anything else."""
     if not isinstance(data, dict):
         raise ContentError(f"a saved game is a mapping, not {type(data).__name__}", WHERE)
-    if data.get("format") != FORMAT:
+    # types first: a value of another type may compare in ways of its own (or raise)
+    fmt, version = data.get("format"), data.get("version")
+    if type(fmt) is not str or fmt != FORMAT:
         raise ContentError(f"not a saved game (format must be {FORMAT!r})", WHERE, "format")
-    if data.get("version") != VERSION:
+    if type(version) is not int or version != VERSION:
         raise ContentError(f"saved-game version {short_value(data.get('version'))} is not "
                            f"supported (this library reads version {VERSION})", WHERE, "version")
     data = _plain_copy(data)
@@ -180,8 +206,8 @@ def read(data: Any) -> tuple:
     # through in (end of round, scores) must not depend on how the game was stored
     state.characters = {cid: state.characters[cid] for cid in ruleset.content.characters
                         if cid in state.characters}
-    secrets = {int(key): Secret(tuple(s["audience"]), tuple(s["hidden"]))
-               for key, s in data["secrets"].items()}
+    secrets = {index: Secret(tuple(audience), tuple(hidden))
+               for index, audience, hidden in data["secrets"]}
     return ruleset, state, data["log"], secrets
 
 
@@ -200,21 +226,35 @@ def structure_problems(ruleset: Ruleset, data: dict) -> list:
             if type(event) is not dict or type(event.get("type")) is not str:
                 problems.append((f"log[{index}]", "an event is a mapping with a string 'type'"))
                 break
-    if type(secrets) is not dict:
-        problems.append(("secrets", "must be an object"))
+    if type(secrets) is not list or len(secrets) > MAX_LOG:
+        problems.append(("secrets", "must be a list of [event index, [characters], [fields]]"))
     else:
-        for key, secret in secrets.items():
-            if not (key.isdigit() and len(key) <= 7 and type(log) is list and int(key) < len(log)):
-                problems.append((f"secrets.{key}", "must be the index of an event of the log"))
-            elif (type(secret) is not dict or set(secret) != {"audience", "hidden"}
-                  or not all(type(secret[k]) is list and all(type(v) is str for v in secret[k])
-                             for k in ("audience", "hidden"))):
-                problems.append((f"secrets.{key}", "must be {audience: [ids], hidden: [fields]}"))
+        events = len(log) if type(log) is list else 0
+        for place, secret in enumerate(secrets):
+            if not _secret_ok(secret, events):
+                problems.append((f"secrets[{place}]", "must be [index of an event of the log, "
+                                                      "[characters], [fields]]"))
     return problems
 
 
+def _secret_ok(secret, events: int) -> bool:
+    if type(secret) is not list or len(secret) != 3:
+        return False
+    index, audience, hidden = secret
+    if type(index) is not int or not 0 <= index < min(events, MAX_LOG):
+        return False
+    for items in (audience, hidden):
+        if type(items) is not list:
+            return False
+        for item in items:
+            if type(item) is not str or not 0 < len(item) <= declare.MAX_TEXT:
+                return False
+    return True
+
+
 def short_value(value) -> str:
-    text = repr(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
+    # records.short: even an int past the int-to-str limit has words
+    text = short(value) if type(value) in (int, str, type(None)) else f"a {type(value).__name__}"
     return text[:40]
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import attrs
 
 from .content import NavigationCard
-from .declare import (ACTION, CARD, CHARACTER, MARKER, NAVCARD, big, data, lists, flag, integer,
-                      maybe_name, name, names, record_map, records, shared, stages, state, value,
-                      word)
+from .declare import (ACTION, CARD, CHARACTER, MARKER, NAVCARD, big, copy_json, data, flag,
+                      integer, lists, maybe_name, name, names, record_map, records, shared,
+                      stages, state, value, word)
 from .records import Phase, Status
 
 MAX_SIZE = 100          # content schema: sizes 1..100
@@ -97,6 +97,7 @@ class Table:
     nav_ids: tuple = attrs.field(init=False, eq=False, repr=False)
     card_index: dict = attrs.field(init=False, eq=False, repr=False)
     nav_index: dict = attrs.field(init=False, eq=False, repr=False)
+    navcards_data: dict = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self):
         # one order whatever order the ids came in (a saved game's keys have none): the
@@ -108,10 +109,13 @@ class Table:
         object.__setattr__(self, "nav_ids", tuple(self.navcards))
         object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.kinds)})
         object.__setattr__(self, "nav_index", {c: i for i, c in enumerate(self.navcards)})
+        object.__setattr__(self, "navcards_data", {
+            nid: {k: v for k, v in card.data().items() if k != "id"}
+            for nid, card in self.navcards.items()})
 
     def data(self) -> tuple[dict, dict]:
-        return dict(self.kinds), {nid: {k: v for k, v in card.data().items() if k != "id"}
-                                  for nid, card in self.navcards.items()}
+        """``(kinds, navcards)`` as a saved game holds them (copies)."""
+        return dict(self.kinds), copy_json(self.navcards_data)
 
     @classmethod
     def from_data(cls, kinds: dict, navcards: dict) -> "Table":

@@ -80,10 +80,30 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return error.message
 
 
+def _located(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """For a oneOf/anyOf failure, the error inside the branch the value was meant for: among
+    the branches whose type the value has (no "type" error on the value itself), the deepest
+    sub-error, so that a problem inside one scenario of a file is reported at its place, not
+    as the file's top "is not of type 'array'"; the error itself when nothing is deeper."""
+    while error.context:
+        branches: dict = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        fitting = [sub for subs in branches.values()
+                   if not any(s.validator == "type" and not s.relative_path for s in subs)
+                   for sub in subs]
+        deepest = max(fitting, key=lambda sub: len(sub.relative_path), default=None)
+        if deepest is None or not deepest.relative_path:
+            break
+        error = deepest
+    return error
+
+
 def problems(name: str, document: Any, prefix: str = "") -> list[tuple[str, str]]:
     """Every schema problem of ``document`` as (path, message), deepest first."""
     found = []
     for error in validator(name).iter_errors(document):
+        error = _located(error)
         found.append((_prefixed(prefix, format_path(error.absolute_path)), _describe(error)))
         if len(found) >= MAX_REPORTED:
             break
@@ -118,6 +138,7 @@ def def_validator(name: str, definition: str) -> jsonschema.protocols.Validator:
 def check_def(name: str, definition: str, document: Any, where: str, prefix: str = "") -> None:
     found = []
     for error in def_validator(name, definition).iter_errors(document):
+        error = _located(error)
         found.append((_prefixed(prefix, format_path(error.absolute_path)), _describe(error)))
         if len(found) >= MAX_REPORTED:
             break

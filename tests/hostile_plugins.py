@@ -90,13 +90,41 @@ class ScorePartAsFloat:
         return {"survival": 1.5}
 
 
+class ScorePartHuge:
+    """A whole number, but one no JSON writer takes (more than 4,300 digits)."""
+
+    @hookimpl
+    def lifeboat_score(game, character):
+        return {"survival": 10 ** 5000}
+
+
+class StrengthAsText:
+    @hookimpl
+    def lifeboat_strength(game, character):
+        return "strong"
+
+
+class NegativeStrength:
+    @hookimpl
+    def lifeboat_strength(game, character):
+        return -3
+
+
+class StrengthWrapperForgetsTheResult:
+    @hookimpl(wrapper=True)
+    def lifeboat_strength(game, character):
+        yield            # the base game's answer is dropped: None comes out
+
+
 NONSENSE = {
     "lifeboat_damage": [DamageAsText, NegativeDamage, FractionalDamage, HugeDamage,
                         DamageWrapperForgetsTheResult],
     "lifeboat_thirst": [NegativeThirst, ThirstAsText],
     "lifeboat_overboard": [OverboardNumber, OverboardOneString, OverboardUnknown],
-    "lifeboat_score": [ScoreAsText, ScorePartAsText, ScorePartAsFloat],
+    "lifeboat_score": [ScoreAsText, ScorePartAsText, ScorePartAsFloat, ScorePartHuge],
 }
+# asked by views as well (a fight's strengths): tried on a fight of their own
+STRENGTH = [StrengthAsText, NegativeStrength, StrengthWrapperForgetsTheResult]
 
 
 # --------------------------------------------------------------------------- raising

@@ -15,7 +15,8 @@ import textwrap
 import pytest
 
 import lifeboat_rules as lr
-from lifeboat_rules import content as content_module
+from lifeboat_rules import plugins as plugins_module
+from lifeboat_rules import rulesets as rulesets_module
 from lifeboat_rules.bots import play_random_game
 from lifeboat_rules.scenario import check_paths
 
@@ -84,11 +85,24 @@ def test_drink_water_by_module_path(module_path):
     assert ruleset.rules.guarded                                      # code from outside
     game = lr.new_game(ruleset, setup={"seats": ["the_kid", "frenchy"], "damage": {"the_kid": 2},
                                        "hand": {"the_kid": ["water"]}, "phase": "action"})
-    assert {"by": "the_kid", "type": "use", "card": "water"} in game.legal_actions("the_kid")
-    events = game.apply({"by": "the_kid", "type": "use", "card": "water"})
+    water = game.state.characters["the_kid"].hand[0]
+    assert {"by": "the_kid", "type": "use", "card": water} in game.legal_actions("the_kid")
+    events = game.apply({"by": "the_kid", "type": "use", "card": "water"})   # a kind: that card
+    assert events[0] == {"type": "action", "action": {"by": "the_kid", "type": "use", "card": water}}
     assert {"type": "heal", "character": "the_kid", "amount": 1, "cause": "water"} in events
     assert game.state.characters["the_kid"].damage == 1
-    assert [game.state.kinds[c] for c in game.state.discard] == ["water"]
+    assert [game.state.table.kinds[c] for c in game.state.discard] == ["water"]
+
+
+def test_the_guide_shows_the_plugin_as_it_is():
+    """docs/house-rules.md lists the module's code (all but its docstring): the code a reader
+    copies is the code these tests run."""
+    with open(os.path.join(PACKAGE, "lifeboat_drink_water.py")) as handle:
+        source = handle.read()
+    code = source[source.index("from lifeboat_rules import"):]
+    with open(os.path.join(EXAMPLES, "..", "house-rules.md")) as handle:
+        guide = handle.read()
+    assert f"```python\n{code}```" in guide
 
 
 def test_drink_water_games_are_played_to_the_end_and_water_gets_drunk(module_path):
@@ -109,7 +123,7 @@ def test_the_house_rule_scenarios_pass(module_path):
 
 def test_without_the_module_the_ruleset_says_what_is_missing(monkeypatch):
     sys.modules.pop("lifeboat_drink_water", None)
-    monkeypatch.setattr(content_module, "_CACHE", {})    # as in a fresh process
+    monkeypatch.setattr(rulesets_module, "_CACHE", {})    # as in a fresh process
     with pytest.raises(lr.ContentError) as info:
         lr.load_ruleset(example("drink-water.yaml"))
     assert info.value.path == "plugins[0]"
@@ -124,7 +138,7 @@ PLAY = textwrap.dedent("""
     import lifeboat_drink_water
     from lifeboat_rules import load_ruleset
     from lifeboat_rules.bots import play_random_game
-    from lifeboat_rules.content import entry_point_plugins
+    from lifeboat_rules.plugins import entry_point_plugins
 
     ruleset = load_ruleset(sys.argv[1])
     games = []
@@ -147,6 +161,7 @@ def _site_packages(python: str) -> str:
     return out.stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_packaged_plugin_installed_in_a_temporary_venv(tmp_path):
     # a venv that sees this environment's packages (lifeboat_rules, pip, setuptools, wheel)
     # through a .pth file, so that nothing is downloaded
@@ -194,8 +209,8 @@ def test_the_packaged_plugin_installed_in_a_temporary_venv(tmp_path):
 
 
 def test_without_the_package_the_entry_point_name_is_unknown_here(monkeypatch):
-    monkeypatch.setattr(content_module, "_CACHE", {})
+    monkeypatch.setattr(rulesets_module, "_CACHE", {})
     # in this environment the example package is not installed
-    assert "drink_water" not in content_module.entry_point_plugins()
+    assert "drink_water" not in plugins_module.entry_point_plugins()
     with pytest.raises(lr.ContentError, match="unknown plugin 'drink_water'"):
         lr.load_ruleset(example("drink-water-installed.yaml"))

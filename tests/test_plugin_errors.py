@@ -2,7 +2,7 @@
 was, byte for byte, and the error (``lifeboat_rules.PluginError``, an ``IllegalAction``) names
 the plugin. Hook answers are checked where they enter the state (``effects.damage``,
 ``thirst.start_thirst``, ``overboard.start_overboard``, ``scoring.score_game``): an answer the
-engine cannot use is a ``plugins.HookResultError`` blamed on the plugins implementing that hook.
+engine cannot use is an ``effects.HookAnswerError`` blamed on the plugins implementing that hook.
 
 Each misbehaving plugin (``hostile_plugins.py``) is played by random players from several seeds
 until it misbehaves; every failure is checked, then the game goes on with other actions where
@@ -18,7 +18,7 @@ import pytest
 import lifeboat_rules as lr
 from lifeboat_rules import PluginError
 from lifeboat_rules.bots import RandomPlayer
-from lifeboat_rules.effects import HookAnswerError as HookResultError
+from lifeboat_rules.effects import HookAnswerError
 
 import hostile_plugins
 import invariants as inv
@@ -54,7 +54,7 @@ def _play_until_it_fails(cls, seed: int, expect_hook: str | None):
             assert error.plugin == f"plugin:{_name(cls)}", error.plugin
             assert f"plugin:{_name(cls)}" in str(error)
             if expect_hook is not None:
-                assert isinstance(error.__cause__, HookResultError)
+                assert isinstance(error.__cause__, HookAnswerError)
                 assert error.__cause__.hook == expect_hook and expect_hook in str(error)
             assert inv.fingerprint(game) == before, f"{cls.__name__} left a trace"
             inv.check_all(game, rnd, deep=False)
@@ -89,6 +89,37 @@ def test_a_plugin_raising_during_apply_is_named_and_undone(cls):
     inv.count("plugin errors", "raising plugins undone", failures)
 
 
+@pytest.mark.parametrize("cls", hostile_plugins.STRENGTH, ids=lambda c: c.__name__)
+def test_a_strength_answer_that_is_nonsense_is_named_in_views_and_in_the_fight(cls):
+    """lifeboat_strength is asked while a fight is open (each view shows the sides'
+    strengths, R-FIGHT-3) and when it closes: a nonsense answer is a PluginError naming the
+    plugin in both places, and the game is left as it was."""
+    game = lr.new_game({"plugins": [_name(cls)]}, setup={
+        "seats": ["the_captain", "lady_lauren", "the_kid", "frenchy"],
+        "hand": {"lady_lauren": ["cash"]}, "phase": "action"})
+    game.apply({"by": "the_captain", "type": "rob", "target": "lady_lauren", "card": "hand"})
+    game.apply({"by": "lady_lauren", "type": "refuse"})          # a fight (R-ROB-2)
+    assert game.top.KIND == "fight"
+
+    def named(error):
+        assert error.plugin == f"plugin:{_name(cls)}"
+        assert isinstance(error.__cause__, HookAnswerError)
+        assert error.__cause__.hook == "lifeboat_strength" and "lifeboat_strength" in str(error)
+
+    before = inv.fingerprint(game)
+    for viewer in [None] + list(game.state.characters):
+        with pytest.raises(PluginError) as info:
+            game.view(viewer)
+        named(info.value)
+    assert inv.fingerprint(game) == before
+    with pytest.raises(PluginError) as info:
+        for _ in range(len(game.state.characters) + 1):   # everyone passes: the fight closes
+            before = inv.fingerprint(game)
+            game.apply({"by": game.pending[0].by, "type": "pass"})
+    named(info.value)
+    assert inv.fingerprint(game) == before
+
+
 def test_two_plugins_answering_one_hook_are_both_named():
     """When a hook's answer is nonsense, every plugin implementing that hook is named (the
     engine cannot tell which one of them made it)."""
@@ -105,24 +136,30 @@ def test_two_plugins_answering_one_hook_are_both_named():
     assert inv.fingerprint(game) == before
 
 
-@pytest.mark.parametrize("answer", [-1, 1001, 2.0, True, None, "1"])
-def test_damage_answers_are_checked_where_they_enter_the_state(answer):
+PLAIN = "@hookimpl\ndef lifeboat_damage(game, character, amount, cause):\n    return {}\n"
+DAMAGE_ANSWERS = {"negative": PLAIN.format("-1"), "over-1000": PLAIN.format("1001"),
+                  "float": PLAIN.format("2.0"), "bool": PLAIN.format("True"),
+                  "text": PLAIN.format("'1'"), "huge": PLAIN.format("10 ** 5000"),
+                  # a plain None is no answer (firstresult: the base game answers); a wrapper
+                  # that drops the base game's answer makes None the answer
+                  "none": "@hookimpl(wrapper=True)\n"
+                          "def lifeboat_damage(game, character, amount, cause):\n    yield\n"}
+
+
+@pytest.mark.parametrize("case", list(DAMAGE_ANSWERS))
+def test_damage_answers_are_checked_where_they_enter_the_state(case, tmp_path, monkeypatch):
     """``effects.damage`` takes a whole number 0..1000 from the hook, and nothing else: a
     negative answer is not "no damage" (it used to be taken as 0 silently), a float or a bool
-    is not a number of damage."""
+    is not a number of damage. The answer comes from a real plugin of a ruleset (not a
+    stand-in for the engine's hook caller)."""
     from lifeboat_rules import effects
-    game = lr.new_game("classic", players=4, seed=1)
-    who = game.state.seats[0]
-    saved = game.rules.hook   # (the ruleset's rules are shared: put the hooks back after)
-
-    class Hook:
-        def lifeboat_damage(self, **kwargs):
-            return answer
-    try:
-        game.rules.hook = Hook()
-        with pytest.raises(HookResultError) as info:
-            effects.damage(game, who, 1, "test")
-    finally:
-        game.rules.hook = saved
+    name = f"lb_damage_answer_{case.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text("from lifeboat_rules import hookimpl\n\n" + DAMAGE_ANSWERS[case])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = lr.new_game({"plugins": [name]}, setup={"seats": ["the_kid", "frenchy"], "phase": "action"})
+    before = inv.fingerprint(game)
+    with pytest.raises(HookAnswerError) as info:
+        effects.damage(game, "the_kid", 1, "test")
     assert info.value.hook == "lifeboat_damage"
-    assert game.state.characters[who].damage == 0
+    assert game.state.characters["the_kid"].damage == 0
+    assert inv.fingerprint(game) == before

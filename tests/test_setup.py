@@ -94,7 +94,7 @@ def test_ten_provisions_removed_with_four_or_five_players(players, removed):
         assert public["supply_size"] + passing + hands + removed == PROVISIONS
         state = game.state                   # which cards were removed is secret: read the state
         assert len(state.removed) == removed
-        kinds_removed.add(tuple(sorted(state.kinds[c] for c in state.removed)))
+        kinds_removed.add(tuple(sorted(state.table.kinds[c] for c in state.removed)))
     if removed:
         assert len(kinds_removed) > 1        # chosen at random
 
@@ -112,10 +112,13 @@ def test_one_love_and_one_hate_card_per_character_in_play(players):
         # each deck holds exactly one card per character in play, and everyone gets one of each
         assert Counter(loves.values()) == Counter(chars)
         assert Counter(hates.values()) == Counter(chars)
-        # secret: not in the public view, and nobody sees another player's cards
+        # secret: absent from the public view (docs/api.md, Views), and nobody sees another
+        # player's cards
         public = game.view(None)
-        assert "love" not in public or public["love"] is None
-        assert "hate" not in public or public["hate"] is None
+        assert "love" not in public and "hate" not in public
+        for viewer in chars:
+            for other, seen in game.view(viewer)["characters"].items():
+                assert "love" not in seen and "hate" not in seen, (viewer, other)
         loves_differ_from_hates |= loves != hates
         someone_drew_themself |= any(c == loves[c] or c == hates[c] for c in chars)
     assert loves_differ_from_hates           # the two decks are shuffled apart

@@ -10,6 +10,10 @@ from ..hookspecs import hookimpl
 if TYPE_CHECKING:
     from ..engine import Game
 
+# a score part a hook may answer: far beyond any game's (the base game's are under 100), and
+# small enough for every JSON reader to keep exactly (the result is saved and shown)
+MAX_PART = 1_000_000
+
 
 def treasure(game: "Game", who: str) -> int:
     """R-SCORE-3: cash, jewels by set, paintings in hand and in front, the group the
@@ -77,9 +81,10 @@ def score_game(game: "Game") -> dict:
     for who in game.state.characters:
         parts = hook(game=game, character=who) if hook is not None else base_score(game, who)
         if type(parts) is not dict or any(type(k) is not str or type(v) is not int
+                                          or not -MAX_PART <= v <= MAX_PART
                                           for k, v in parts.items()):
-            effects.hook_nonsense("lifeboat_score", parts,
-                                  f"as {who}'s score parts: {{part: whole number}} (R-SCORE)")
+            effects.hook_nonsense("lifeboat_score", parts, f"as {who}'s score parts: "
+                                  f"{{part: whole number, at most {MAX_PART:,} either way}} (R-SCORE)")
         breakdown[who] = dict(parts)
     scores = {who: sum(parts.values()) for who, parts in breakdown.items()}
     best = max(scores.values()) if scores else 0

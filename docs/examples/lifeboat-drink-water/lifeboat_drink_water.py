@@ -25,16 +25,15 @@ def drink_targets(game, user, card):
 
 def drink(game, user, card, target):
     """Heal the drinker, then discard the water (every change goes through `effects`)."""
-    state = game.state
-    amount = game.rules.content.provisions[state.kinds[card]].special.get("amount", 1)
+    kind = game.state.table.kinds[card]            # card id -> provision kind
+    amount = game.rules.content.provisions[kind].param("amount", 1)
     effects.heal(game, user, amount, "water")
-    where = f"hand:{user}" if card in state.characters[user].hand else f"front:{user}"
-    effects.move(game, card, where, "discard")
+    effects.discard(game, user, card)              # from the hand, or from in front
 
 
 @hookimpl
 def lifeboat_effects():
-    return {"drink": Effect("drink", "HOUSE-DRINK", drink_targets, drink, target_field=False)}
+    return {"drink": Effect("drink", "HOUSE-DRINK", drink_targets, drink)}
 
 
 @hookimpl
