@@ -1,36 +1,91 @@
-"""Simple players for simulations, tests and benchmarks."""
+"""Bots: programs that play a character, for simulations, tests and benchmarks.
+
+A bot is made with ``Bot(seed=...)`` and answers ``bot.choose(game, c)`` with one action dict
+from ``game.legal_actions(c)``, for a character ``c`` the game is waiting for. It may keep
+state between calls (its random generator); the balance lab makes one bot per seat and game.
+
+Bots are found by name (``lifeboat-rules simulate --bots random,random``) in ``BOTS``. Adding
+a bot is one line there, e.g. ``"heuristic": HeuristicBot,``: any class taking ``seed=`` and
+answering ``choose(game, c)`` will do.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 from .engine import new_game
 
 
-class RandomPlayer:
-    """Chooses uniformly among the legal actions of a pending decision.
+class Bot(Protocol):
+    """What the lab and the command line need of a bot."""
 
-    Free actions (playing a card face up, trade offers and answers) are taken with probability
-    ``free_rate`` when there are some, so that a random game still moves on.
+    def choose(self, game, character: str) -> dict:
+        """One of ``game.legal_actions(character)``, to apply now."""
+
+
+def free_types(game) -> frozenset:
+    """The action types a character may take at any time (play, preserve, trading, ...),
+    as the ruleset's plugins register them."""
+    return game.rules.free_names
+
+
+class RandomBot:
+    """Chooses uniformly among a character's legal actions.
+
+    Free actions (playing a card face up, the life preserver, trade offers and answers) are
+    chosen only with probability ``free_rate`` when something else is legal, so that a random
+    game still moves on instead of playing and offering cards for ever.
     """
 
     def __init__(self, seed: int | None = None, free_rate: float = 0.05):
         self.random = random.Random(seed)
         self.free_rate = free_rate
 
+    def choose(self, game, character: str) -> dict:
+        rnd = self.random
+        actions = game.legal_actions(character)
+        free = free_types(game)
+        decided = [a for a in actions if a["type"] not in free]
+        if decided and (rnd.random() >= self.free_rate or len(decided) == len(actions)):
+            return decided[rnd.randrange(len(decided))]
+        return actions[rnd.randrange(len(actions))]
+
+
+# Bots by name. Issue #10 adds "heuristic" and "search" here, one line each.
+BOTS: dict = {
+    "random": RandomBot,
+}
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """The bot registered as ``name``, seeded; ValueError naming the known bots otherwise."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
+    return factory(seed=seed)
+
+
+class RandomPlayer:
+    """Plays every pending decision with one ``RandomBot``: picks one of the pending characters
+    at random, then that character's action (the driver used by the tests and benchmarks)."""
+
+    def __init__(self, seed: int | None = None, free_rate: float = 0.05):
+        self.bot = RandomBot(seed, free_rate)
+
+    @property
+    def random(self) -> random.Random:
+        return self.bot.random
+
     def act(self, game) -> dict | None:
         """An action to apply now (for any pending character), or None if the game is over."""
         pending = game.pending
         if not pending:
             return None
-        rnd = self.random
-        decision = pending[rnd.randrange(len(pending))] if len(pending) > 1 else pending[0]
-        actions = game.legal_actions(decision.by)
-        free_names = game.rules.free_names
-        decided = [a for a in actions if a["type"] not in free_names]
-        if decided and (rnd.random() >= self.free_rate or len(decided) == len(actions)):
-            return decided[rnd.randrange(len(decided))]
-        return actions[rnd.randrange(len(actions))]
+        # the same generator as the bot's, in the same order as before the bot protocol
+        decision = pending[self.random.randrange(len(pending))] if len(pending) > 1 else pending[0]
+        return self.bot.choose(game, decision.by)
 
 
 def play_random_game(ruleset, players: int, seed: int, player_seed: int | None = None,

@@ -1,15 +1,27 @@
-"""The command line: ``lifeboat-rules check | validate | simulate | play`` (docs/api.md)."""
+"""The command line: ``lifeboat-rules check | validate | simulate | play | schema``
+(docs/api.md). The optional extras (the lab's statistics and plots, the web table) are imported
+by their own modules only when their command runs."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import time
+
+from .content import check_fragment
+from .errors import ContentError
+from .lab.command import add_arguments as add_simulate_arguments
+from .lab.command import simulate
+from .play import play
+from .plugins import every_shipped_plugin
+from .rulesets import load_ruleset
+from .saving import saved_game_schema
+from .scenario import check_paths, scenario_files, validate_scenario_file
+from .words import languages
+from .yamlio import read_yaml
 
 
 def _check(args) -> int:
-    from .scenario import check_paths
     outcomes = check_paths(args.paths)
     passed = failed = 0
     for outcome in outcomes:
@@ -45,12 +57,6 @@ RULESET_KEYS = frozenset({"extends", "expansions", "variants", "options", "plugi
 
 
 def _validate(args) -> int:
-    from .content import check_fragment
-    from .rulesets import load_ruleset
-    from .errors import ContentError
-    from .scenario import scenario_files, validate_scenario_file
-    from .yamlio import read_yaml
-
     bad = 0
     files = scenario_files(args.paths)
     for path in files:
@@ -79,71 +85,7 @@ def _validate(args) -> int:
     return 1 if bad or not files else 0
 
 
-# events --verbose leaves out: each repeats what a neighbouring event says
-BOOKKEEPING = frozenset({"action", "move", "marker"})
-
-
-def _simulate(args) -> int:
-    from . import load_ruleset
-    from .bots import RandomPlayer
-    from . import new_game
-    from .words import describe
-
-    ruleset = load_ruleset(args.ruleset)
-    players = args.players or max(ruleset.players)
-    wins: dict = {}
-    total_actions = 0
-    total_rounds = 0
-    began = time.perf_counter()
-    for number in range(args.games):
-        seed = args.seed + number
-        game = new_game(ruleset, players=players, seed=seed)
-        bot = RandomPlayer(seed)
-        shown = 0
-        while not game.over:
-            game.apply(bot.act(game))
-            total_actions += 1
-            if args.verbose:
-                for event in game.log[shown:]:
-                    if event["type"] not in BOOKKEEPING:
-                        print(describe(event, game))
-                shown = len(game.log)
-        if args.verbose:
-            for event in game.log[shown:]:
-                if event["type"] not in BOOKKEEPING:
-                    print(describe(event, game))
-        result = game.result
-        total_rounds += game.state.round
-        for winner in result["winners"]:
-            wins[winner] = wins.get(winner, 0) + 1
-        if args.json:
-            print(json.dumps({"seed": seed, "rounds": game.state.round, **result}))
-        elif args.verbose or args.games == 1:
-            print("final scores:")
-            for who, score in sorted(result["scores"].items(), key=lambda i: -i[1]):
-                parts = ", ".join(f"{k} {v}" for k, v in result["breakdown"][who].items())
-                print(f"  {who:12} {score:3}  ({parts})")
-            print(f"winner(s): {', '.join(result['winners'])}")
-    elapsed = time.perf_counter() - began
-    if not args.json:
-        print(f"{args.games} game(s) of {ruleset.name} with {players} random players in "
-              f"{elapsed:.2f} s; {total_actions / max(args.games, 1):.1f} decisions and "
-              f"{total_rounds / max(args.games, 1):.1f} rounds per game")
-        if args.games > 1:
-            print("wins by character: " + ", ".join(
-                f"{c} {n}" for c, n in sorted(wins.items(), key=lambda i: -i[1])))
-    return 0
-
-
-def _play(args) -> int:
-    from .play import play
-    return play(args)
-
-
 def _schema(args) -> int:
-    from .plugins import every_shipped_plugin
-    from .rulesets import load_ruleset
-    from .saving import saved_game_schema
     ruleset = load_ruleset(args.ruleset if args.ruleset is not None else every_shipped_plugin())
     print(json.dumps(saved_game_schema(ruleset), indent=2))
     return 0
@@ -163,14 +105,10 @@ def main(argv=None) -> int:
     validate.add_argument("paths", nargs="+")
     validate.set_defaults(run=_validate)
 
-    simulate = sub.add_parser("simulate", help="play games between random players")
-    simulate.add_argument("--games", type=int, default=1)
-    simulate.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
-    simulate.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
-    simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--verbose", "-v", action="store_true", help="print every event")
-    simulate.add_argument("--json", action="store_true", help="one JSON result line per game")
-    simulate.set_defaults(run=_simulate)
+    lab = sub.add_parser("simulate", help="play many games between bots: win rates, "
+                         "comparisons, reports (the balance lab)")
+    add_simulate_arguments(lab)
+    lab.set_defaults(run=simulate)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of a saved game "
                                            "(Game.to_dict), derived from the state's declaration")
@@ -179,21 +117,20 @@ def main(argv=None) -> int:
                              "expansion and variant, as schemas/saved_game.schema.json)")
     schema.set_defaults(run=_schema)
 
-    from .words import languages
-    play = sub.add_parser("play", help="play a game in the terminal against random players")
-    play.add_argument("--players", type=int, default=None, help="default: the most the ruleset allows")
-    play.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
-    play.add_argument("--seed", type=int, default=None, help="default: a random one, shown")
-    play.add_argument("--as", dest="character", default=None,
-                      help="the character you play, by id or name (default: the first seat)")
-    play.add_argument("--lang", default="en", choices=languages(),
-                      help="the language of the game's words (default: en)")
-    play.add_argument("--plain", action="store_true",
-                      help="plain text even when rich is installed")
-    play.set_defaults(run=_play)
+    terminal = sub.add_parser("play", help="play a game in the terminal against random players")
+    terminal.add_argument("--players", type=int, default=None,
+                          help="default: the most the ruleset allows")
+    terminal.add_argument("--ruleset", default="classic", help="a built-in name or a YAML file")
+    terminal.add_argument("--seed", type=int, default=None, help="default: a random one, shown")
+    terminal.add_argument("--as", dest="character", default=None,
+                          help="the character you play, by id or name (default: the first seat)")
+    terminal.add_argument("--lang", default="en", choices=languages(),
+                          help="the language of the game's words (default: en)")
+    terminal.add_argument("--plain", action="store_true",
+                          help="plain text even when rich is installed")
+    terminal.set_defaults(run=play)
 
     args = parser.parse_args(argv)
-    from .errors import ContentError
     try:
         return args.run(args)
     except ContentError as exc:

@@ -298,7 +298,7 @@ def load_ruleset_at(source: Any, base_dir: str) -> Ruleset:
         # since they may change between two loads
         try:
             key = json.dumps(source, sort_keys=True)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):   # not JSON: _load says what is wrong
             key = None
         cached = _MAPPINGS.get(key) if key is not None else None
         if cached is not None:

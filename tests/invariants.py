@@ -96,7 +96,9 @@ def _walk_view(view: dict) -> tuple[set, list, list]:
     strings: set = set()
     with_love: list = []
     cards: list = []
-    stack = [v for k, v in view.items() if k not in ("offers", "result", "love", "hate")]
+    # the ruleset's name is free text (a house rule may be called p11): not a card
+    skip = ("offers", "result", "love", "hate", "ruleset")
+    stack = [v for k, v in view.items() if k not in skip]
     strings.update(k for k in view if k not in ("offers", "result"))
     add = strings.add
     while stack:

@@ -1,0 +1,144 @@
+"""``lifeboat-rules simulate``: the balance lab on the command line (docs/balance.md)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+
+from ..words import describe
+
+# events --verbose leaves out: each repeats what a neighbouring event says
+BOOKKEEPING = frozenset({"action", "move", "marker"})
+
+HELP = """\
+Play N games (seeds S, S+1, ...) between bots and summarize them: win rates with 95%
+intervals by character, seat and bot, score parts, game length, end causes.
+
+Seats are numbered in deal order, bow to stern (0 is the bow). --bots names a bot per seat
+in that order, cycled when there are fewer names than players: `--bots random` seats a
+random bot everywhere. In the base game the seats at the deal follow the characters (Lady
+Lauren always sits at the bow), so a bot kept in one seat also keeps a character. --rotate
+moves the list one seat toward the stern each game: seat j of game k gets bot (j - k) mod
+players of the cycled list (game k is the one of seed S+k), so every bot sits in every seat
+equally often over each run of P games.
+
+The bot in seat j of the game of seed s is seeded with s*100 + j. A game is played by always
+asking the bot of the first pending decision's character (game.pending[0]). Results do not
+depend on --jobs or the cluster: games are counted in seed order.
+
+The 95% intervals, --compare, --report, --dask and the progress bar need the lab extra:
+pip install 'lifeboat-rules[lab]'.
+"""
+
+LAB = "pip install 'lifeboat-rules[lab]'"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
+    parser.add_argument("--ruleset", default="classic", metavar="R",
+                        help="a built-in name or a YAML file (default classic)")
+    parser.add_argument("--players", type=int, default=None, metavar="P",
+                        help="default: the most the ruleset allows")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the first seed (default 1)")
+    from ..bots import BOTS
+    parser.add_argument("--bots", default="random", metavar="B,...",
+                        help="bot names per seat in deal order, cycled (default random; "
+                             f"known: {', '.join(BOTS)})")
+    parser.add_argument("--rotate", action="store_true",
+                        help="move the bots one seat toward the stern each game")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=1, metavar="J",
+                       help="local worker processes (default 1: this process)")
+    where.add_argument("--dask", default=None, metavar="ADDRESS",
+                       help="run on an existing Dask cluster, e.g. tcp://host:8786")
+    parser.add_argument("--compare", default=None, metavar="R2",
+                        help="also play the same seeds and seats under R2, and compare")
+    parser.add_argument("--report", default=None, metavar="DIR",
+                        help="write summary.json, games.jsonl, plots and index.html into DIR")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON row per game on standard output "
+                             "(the summary goes to standard error)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="print every event of every game (in this process)")
+    parser.add_argument("--chunk", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def _have(*modules: str) -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in modules)
+
+
+def _need(what: str, *modules: str) -> None:
+    if not _have(*modules):
+        raise ValueError(f"{what} needs the lab extra: {LAB}")
+
+
+def simulate(args) -> int:
+    from . import Plan, run
+    from .progress import wanted
+    from .summary import compare_text, text
+
+    if args.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    if args.verbose and (args.jobs > 1 or args.dask):
+        raise ValueError("--verbose prints the events of games played in this process; "
+                         "leave out --jobs and --dask")
+    if args.report:
+        _need("--report", "matplotlib", "statsmodels", "scipy")
+    if args.compare:
+        _need("--compare", "statsmodels", "scipy")
+    if args.dask:
+        _need("--dask", "distributed")
+    intervals = _have("statsmodels", "scipy")
+    plan = Plan.make(args.ruleset, games=args.games, players=args.players, seed=args.seed,
+                     bots=[b.strip() for b in args.bots.split(",") if b.strip()],
+                     rotate=args.rotate, compare=args.compare)
+    screen = sys.stderr if args.json else sys.stdout
+    progress = wanted() and not args.verbose and _have("rich")
+
+    def each(rows):
+        if args.json:
+            for row in rows:
+                print(json.dumps(row), flush=False)
+        elif args.verbose or args.games == 1:
+            for row in rows:
+                _print_scores(row)
+
+    watch = None
+    if args.verbose:
+        def watch(game, events):
+            for event in events:
+                if event["type"] not in BOOKKEEPING:
+                    print(describe(event, game))
+
+    began = time.perf_counter()
+    summary = run(plan, jobs=args.jobs, dask=args.dask, report=args.report, progress=progress,
+                  intervals=intervals, chunk=args.chunk, each=each, watch=watch)
+    elapsed = time.perf_counter() - began
+    sys.stdout.flush()
+    if args.games > 1 or args.report:       # one game: its scores are the summary
+        print(text(summary), file=screen)
+        if plan.comparing:
+            print("\n" + compare_text(summary), file=screen)
+    place = f"on {args.dask}" if args.dask else f"with {args.jobs} job(s)"
+    played = plan.games * len(plan.rulesets)
+    print(f"\n{played:,} game(s) of {' and '.join(plan.names)} in {elapsed:.1f} s {place}: "
+          f"{played / elapsed:,.0f} games/s", file=screen)
+    if not intervals and args.games > 1:
+        print(f"(95% intervals need the lab extra: {LAB})", file=screen)
+    if args.report:
+        print(f"report: {args.report}/index.html (summary.json, games.jsonl, plots)", file=screen)
+    return 0
+
+
+def _print_scores(row: dict) -> None:
+    print(f"{row['ruleset']}, seed {row['seed']}: final scores ({row['end']} after "
+          f"{row['rounds']} round(s)):")
+    for who, score in sorted(row["scores"].items(), key=lambda item: -item[1]):
+        parts = ", ".join(f"{k} {v}" for k, v in row["parts"][who].items())
+        print(f"  {who:12} {score:3}  ({parts})")
+    print(f"winner(s): {', '.join(row['winners'])}")

@@ -1,0 +1,71 @@
+"""Where the games are played: in this process, in local worker processes (``--jobs``) or on
+a Dask cluster (``--dask``). Whatever the place, games come back in seed order, so a study
+adds them up in the same order and gets the same summary."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+
+from .runner import games_of, play_seeds
+
+MAX_CHUNK = 250        # games per task: few enough tasks to cost nothing, enough for progress
+IN_FLIGHT = 4          # tasks queued per worker: workers never wait, memory stays bounded
+
+
+def chunks(games: int, workers: int, size: int | None = None) -> list:
+    """(first, count) of each task."""
+    size = size or max(1, min(MAX_CHUNK, games // (workers * 8)))
+    return [(first, min(size, games - first)) for first in range(0, games, size)]
+
+
+def games(plan, jobs: int = 1, dask: str | None = None, chunk: int | None = None, watch=None):
+    """Every game of ``plan`` as a tuple of rows (one per ruleset), in seed order."""
+    if dask:
+        yield from _on_dask(plan, dask, chunk)
+    elif jobs <= 1:
+        yield from games_of(plan.to_dict(), 0, plan.games, watch)
+    else:
+        yield from _on_processes(plan, jobs, chunk)
+
+
+def _in_order(submit, tasks: list, window: int):
+    """Submit tasks keeping ``window`` of them queued; yield their games in task order."""
+    queued: deque = deque()
+    tasks = iter(tasks)
+    for task in tasks:
+        queued.append(submit(*task))
+        if len(queued) >= window:
+            break
+    while queued:
+        done = queued.popleft().result()
+        for task in tasks:
+            queued.append(submit(*task))
+            break
+        yield from done
+
+
+def _on_processes(plan, jobs: int, chunk: int | None):
+    # spawn, not fork: the parent may run threads (the progress bar) that fork would copy
+    # half-way; workers import the package afresh, as they will on every platform
+    context = multiprocessing.get_context("spawn")
+    data = plan.to_dict()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        yield from _in_order(lambda first, count: pool.submit(play_seeds, data, first, count),
+                             chunks(plan.games, jobs, chunk), jobs * IN_FLIGHT)
+
+
+def _on_dask(plan, address: str, chunk: int | None):
+    from distributed import Client     # the `lab` extra
+
+    try:
+        client = Client(address, timeout="30s")
+    except OSError as exc:                # refused, unreachable, timed out
+        raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    with client:
+        workers = sum(client.nthreads().values()) or 1
+        [data] = client.scatter([plan.to_dict()], broadcast=True)
+        yield from _in_order(
+            lambda first, count: client.submit(play_seeds, data, first, count, pure=False),
+            chunks(plan.games, workers, chunk), workers * IN_FLIGHT)

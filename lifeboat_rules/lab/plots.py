@@ -1,0 +1,156 @@
+"""The study's plots as PNG bytes (matplotlib, from the ``lab`` extra), drawn from a summary
+alone: win rates with their intervals, score parts, game length, end causes, and for a
+comparison the paired differences."""
+
+from __future__ import annotations
+
+import io
+
+from matplotlib.figure import Figure    # no pyplot: no global state, no display needed
+
+from .tally import PARTS
+
+COLOURS = ("#1f77b4", "#ff7f0e")
+PART_COLOURS = {"survival": "#2ca02c", "treasure": "#bcbd22", "love": "#e377c2", "hate": "#7f7f7f"}
+
+
+def _png(figure: Figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _summaries(summary: dict) -> list:
+    compared = summary.get("compare")
+    return [summary] + ([compared["summary"]] if compared else [])
+
+
+def _label(s: dict, index: int) -> str:
+    """A ruleset's name, with A or B when two are compared (they may have the same name)."""
+    if "compare" in s and index == 0:
+        return f"{s['ruleset']} (A)"
+    return s["ruleset"] if index == 0 else f"{s['ruleset']} (B)"
+
+
+def _rates(ax, names: list, summaries: list, key, title: str, players: int) -> None:
+    width = 0.8 / len(summaries)
+    for i, s in enumerate(summaries):
+        entries = [key(s).get(n) for n in names]
+        xs = [j + (i - (len(summaries) - 1) / 2) * width for j in range(len(names))]
+        rates = [e["rate"] if e else 0 for e in entries]
+        # max(0, ...): an interval's end may differ from the rate by a rounding error
+        low = [max(0.0, e["rate"] - e["ci95"][0]) if e else 0 for e in entries]
+        high = [max(0.0, e["ci95"][1] - e["rate"]) if e else 0 for e in entries]
+        ax.bar(xs, rates, width, yerr=[low, high], capsize=3, color=COLOURS[i],
+               label=_label(s, i))
+    ax.axhline(1 / players, color="black", linestyle="--", linewidth=1,
+               label=f"even share (1/{players})")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+
+
+def win_rates(summary: dict) -> bytes:
+    summaries = _summaries(summary)
+    names = list(dict.fromkeys(c for s in summaries for c in s["wins"]))
+    figure = Figure(figsize=(max(6, 1.1 * len(names)), 4))
+    _rates(figure.subplots(), names, summaries, lambda s: s["wins"],
+           "Win rate by character", summary["players"])
+    return _png(figure)
+
+
+def seats(summary: dict) -> bytes:
+    summaries = _summaries(summary)
+    names = [str(e["seat"]) for e in summary["by_seat"]]
+    figure = Figure(figsize=(max(6, 0.9 * len(names)), 4))
+    ax = figure.subplots()
+    _rates(ax, names, summaries, lambda s: {str(e["seat"]): e for e in s["by_seat"]},
+           "Win rate by seat at the deal (0 = bow)", summary["players"])
+    ax.set_xticks(range(len(names)), names, rotation=0, ha="center")
+    return _png(figure)
+
+
+def score_parts(summary: dict) -> bytes:
+    summaries = _summaries(summary)
+    figure = Figure(figsize=(max(6, 1.1 * len(summary["parts"])) * len(summaries), 4))
+    axes = figure.subplots(1, len(summaries), sharey=True, squeeze=False)[0]
+    for ax, s, i in zip(axes, summaries, range(len(summaries))):
+        names = list(s["parts"])
+        bottom = [0.0] * len(names)
+        for part in PARTS:
+            values = [s["parts"][n][part] for n in names]
+            ax.bar(range(len(names)), values, 0.7, bottom=bottom, label=part,
+                   color=PART_COLOURS[part])
+            bottom = [b + v for b, v in zip(bottom, values)]
+        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+        ax.set_title(f"Mean score by part: {_label(s, i)}")
+    axes[0].set_ylabel("points per game")
+    axes[0].legend(fontsize="small")
+    return _png(figure)
+
+
+def rounds(summary: dict) -> bytes:
+    summaries = _summaries(summary)
+    lengths = sorted({int(r) for s in summaries for r in s["rounds"]["histogram"]})
+    figure = Figure(figsize=(7, 4))
+    ax = figure.subplots()
+    width = 0.8 / len(summaries)
+    for i, s in enumerate(summaries):
+        histogram = s["rounds"]["histogram"]
+        xs = [r + (i - (len(summaries) - 1) / 2) * width for r in lengths]
+        ax.bar(xs, [histogram.get(str(r), 0) / s["games"] for r in lengths], width,
+               color=COLOURS[i], label=f"{_label(s, i)}: mean {s['rounds']['mean']:.2f}")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("share of games")
+    ax.set_title("Game length")
+    ax.legend(fontsize="small")
+    return _png(figure)
+
+
+def ends(summary: dict) -> bytes:
+    summaries = _summaries(summary)
+    causes = list(dict.fromkeys(e for s in summaries for e in s["ends"]))
+    figure = Figure(figsize=(6, 4))
+    ax = figure.subplots()
+    width = 0.8 / len(summaries)
+    for i, s in enumerate(summaries):
+        xs = [j + (i - (len(summaries) - 1) / 2) * width for j in range(len(causes))]
+        ax.bar(xs, [s["ends"].get(e, 0) / s["games"] for e in causes], width, color=COLOURS[i],
+               label=_label(s, i))
+    ax.set_xticks(range(len(causes)), causes)
+    ax.set_ylabel("share of games")
+    ax.set_title("How the games ended")
+    ax.legend(fontsize="small")
+    return _png(figure)
+
+
+def differences(summary: dict) -> bytes:
+    compared = summary["compare"]
+    names = [c for c, d in compared["difference"].items() if d["difference"] is not None]
+    figure = Figure(figsize=(7, max(3, 0.5 * len(names) + 1)))
+    ax = figure.subplots()
+    for y, name in enumerate(names):
+        d = compared["difference"][name]
+        lo, hi = d["ci95"]
+        colour = "#d62728" if d["significant"] else "#555555"
+        below, above = max(0.0, d["difference"] - lo), max(0.0, hi - d["difference"])
+        ax.errorbar([100 * d["difference"]], [y], xerr=[[100 * below], [100 * above]],
+                    fmt="o", color=colour, capsize=4)
+    ax.axvline(0, color="black", linewidth=1)
+    ax.set_yticks(range(len(names)), names)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"win rate {compared['ruleset']} minus {summary['ruleset']}, points "
+                  "(95% interval; red: significant)")
+    ax.set_title("Paired difference by character")
+    return _png(figure)
+
+
+def all_plots(summary: dict) -> dict:
+    """File name -> PNG bytes."""
+    plots = {"win_rates.png": win_rates(summary), "seats.png": seats(summary),
+             "score_parts.png": score_parts(summary), "rounds.png": rounds(summary),
+             "ends.png": ends(summary)}
+    if summary.get("compare"):
+        plots["differences.png"] = differences(summary)
+    return plots
