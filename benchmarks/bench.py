@@ -2,6 +2,7 @@
 
     pip install -e '.[bench]'          # OpenSpiel, the reference (optional)
     python benchmarks/bench.py [--seconds S] [--rounds R] [--ruleset classic] [--players 6]
+    python benchmarks/bench.py --before GIT_REF     # and an earlier engine, in turn, same run
 
 Measured in one process and interleaved (R rounds of S seconds each, the median kept), so
 that a loaded machine slows every contender alike:
@@ -19,10 +20,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import pathlib
 import platform
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 
 import lifeboat_rules as lr
@@ -133,42 +140,35 @@ def per_call(function, seconds: float) -> float:
             return elapsed / calls
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measure and round")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--ruleset", default="classic")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+def measure_round(ruleset, players: int, seconds: float, number: int, game, save) -> dict:
+    """One round of every measure, in this process."""
+    out = {}
+    for name, run in (("dict", lambda: dict_steps(ruleset, players, seconds, number)),
+                      ("int", lambda: int_steps(ruleset, players, seconds, number)),
+                      ("liars_poker", lambda: liars_poker_steps(seconds, number))):
+        if name == "int" and not hasattr(game, "legal_ids"):
+            continue   # an engine from before the integer actions
+        measured = run()
+        if measured is not None:
+            out[name] = measured[0] / measured[1]
+    short = seconds / 3
+    out["json"] = per_call(lambda: json.loads(json.dumps(save)), short)
+    out["from_dict"] = per_call(lambda: lr.Game.from_dict(save), short)
+    out["to_dict"] = per_call(game.to_dict, short)
+    out["clone"] = per_call(game.clone, short)
+    out["events"] = len(save["log"])
+    return out
 
-    ruleset = lr.load_ruleset(args.ruleset)
-    game = mid_game(ruleset, args.players)
-    save = game.to_dict()
-    rates: dict = {"dict": [], "int": [], "liars_poker": [], "json": [], "from_dict": [],
-                   "to_dict": [], "clone": []}
-    short = args.seconds / 3
-    for number in range(args.rounds):
-        for name, run in (("dict", lambda: dict_steps(ruleset, args.players, args.seconds, number)),
-                          ("int", lambda: int_steps(ruleset, args.players, args.seconds, number)),
-                          ("liars_poker", lambda: liars_poker_steps(args.seconds, number))):
-            measured = run()
-            if measured is not None:
-                rates[name].append(measured[0] / measured[1])
-        rates["json"].append(per_call(lambda: json.loads(json.dumps(save)), short))
-        rates["from_dict"].append(per_call(lambda: lr.Game.from_dict(save), short))
-        rates["to_dict"].append(per_call(game.to_dict, short))
-        rates["clone"].append(per_call(game.clone, short))
+
+def figures_of(rates: dict, game, save, ruleset, args) -> dict:
     median = {name: statistics.median(values) for name, values in rates.items() if values}
     figures = {
-        "python": platform.python_version(),
         "ruleset": ruleset.name,
         "players": args.players,
         "rounds x seconds": f"{args.rounds} x {args.seconds}",
         "dict API steps/s": round(median["dict"]),
-        "integer API steps/s": round(median["int"]),
-        "num_actions": game.num_actions,
-        "mid-game save: events": len(save["log"]),
+        "integer API steps/s": round(median["int"]) if "int" in median else None,
+        "mid-game save: events": round(median["events"]),
         "json round trip us": round(median["json"] * 1e6, 1),
         "from_dict us": round(median["from_dict"] * 1e6, 1),
         "to_dict us": round(median["to_dict"] * 1e6, 1),
@@ -180,15 +180,91 @@ def main(argv=None) -> int:
         reference = median["liars_poker"]
         figures["python_liars_poker steps/s (reference)"] = round(reference)
         figures["dict API / liars poker"] = round(median["dict"] / reference, 3)
-        figures["integer API / liars poker"] = round(median["int"] / reference, 3)
+        if "int" in median:
+            figures["integer API / liars poker"] = round(median["int"] / reference, 3)
     else:
         figures["python_liars_poker"] = "OpenSpiel not installed: pip install -e '.[bench]'"
+    return figures
+
+
+def checkout(ref: str) -> tuple[str, str]:
+    """An earlier engine to compare with: the repository at ``ref`` in a temporary worktree,
+    built and installed into a folder of its own (no network: no build isolation, no
+    dependencies). Returns (worktree, the folder to import it from)."""
+    folder = tempfile.mkdtemp(prefix="lifeboat-bench-")
+    tree, site = os.path.join(folder, "tree"), os.path.join(folder, "site")
+    root = pathlib.Path(__file__).resolve().parent.parent
+    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", tree, ref],
+                   check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--target", site, tree], check=True)
+    return tree, site
+
+
+def run_earlier(site: str, args, number: int) -> dict:
+    """One round of the measures in a process that imports the earlier engine: no site
+    initialisation (the current engine's editable install stays out), the dependencies from
+    this environment."""
+    path = os.pathsep.join([site, sysconfig.get_paths()["purelib"]])
+    done = subprocess.run(
+        [sys.executable, "-S", __file__, "--one-round", str(number), "--seconds",
+         str(args.seconds), "--players", str(args.players), "--ruleset", args.ruleset],
+        env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measure and round")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--ruleset", default="classic")
+    parser.add_argument("--before", metavar="GIT_REF",
+                        help="also measure the engine at this commit, round by round in turn "
+                             "with this one (before and after from one run)")
+    parser.add_argument("--one-round", type=int, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    ruleset = lr.load_ruleset(args.ruleset)
+    game = mid_game(ruleset, args.players)
+    save = game.to_dict()
+    if args.one_round is not None:   # a round for a run measuring another engine in turn
+        print(json.dumps(measure_round(ruleset, args.players, args.seconds, args.one_round,
+                                       game, save)))
+        return 0
+    tree, site = checkout(args.before) if args.before else (None, None)
+    rates: dict = {}
+    before: dict = {}
+    try:
+        for number in range(args.rounds):
+            for name, value in measure_round(ruleset, args.players, args.seconds, number,
+                                             game, save).items():
+                rates.setdefault(name, []).append(value)
+            if site is not None:
+                for name, value in run_earlier(site, args, number).items():
+                    before.setdefault(name, []).append(value)
+    finally:
+        if tree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", tree], check=False,
+                           cwd=pathlib.Path(__file__).resolve().parent.parent)
+            shutil.rmtree(os.path.dirname(tree), ignore_errors=True)
+    figures = {"python": platform.python_version(), "num_actions": game.num_actions,
+               **figures_of(rates, game, save, ruleset, args)}
+    if tree is not None:
+        old = figures_of(before, game, save, ruleset, args)
+        figures = {key: (value, old.get(key)) for key, value in figures.items()}
     if args.json:
         print(json.dumps(figures))
     else:
         width = max(map(len, figures))
-        for key, value in figures.items():
-            print(f"{key:<{width}}  {value}")
+        if tree is not None:
+            print(f"{'':<{width}}  {'now':>12}  {'at ' + args.before:>12}")
+            for key, (now, then) in figures.items():
+                print(f"{key:<{width}}  {str(now):>12}  {str(then):>12}")
+        else:
+            for key, value in figures.items():
+                print(f"{key:<{width}}  {value}")
     return 0
 
 

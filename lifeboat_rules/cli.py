@@ -1,4 +1,4 @@
-"""The command line: ``lifeboat-rules check | validate | simulate | play | schema``
+"""The command line: ``lifeboat-rules check | validate | simulate | play | serve | schema``
 (docs/api.md). The optional extras (the lab's statistics and plots, the web table) are imported
 by their own modules only when their command runs."""
 
@@ -91,6 +91,25 @@ def _schema(args) -> int:
     return 0
 
 
+def _serve(args) -> int:
+    try:   # the optional extra `web`: imported only when the table is served
+        import uvicorn
+
+        from .web.app import MAX_MESSAGE, create_app
+    except ImportError as exc:
+        print(f"error: the web table needs the optional extra 'web' ({exc}); install it with "
+              "pip install 'lifeboat-rules[web]'", file=sys.stderr)
+        return 2
+    if args.max_games < 1:
+        raise ValueError("--max-games must be at least 1")
+    app = create_app(args.db, max_games=args.max_games)
+    print(f"Lifeboat table on http://{args.host}:{args.port}/ (games kept in {args.db})", flush=True)
+    # Frames past 16 times the table's own limit are cut by the server before the table sees them.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=16 * MAX_MESSAGE,
+                log_level="warning")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="lifeboat-rules",
                                      description="The reference rules engine for Lifeboat.")
@@ -129,6 +148,15 @@ def main(argv=None) -> int:
     terminal.add_argument("--plain", action="store_true",
                           help="plain text even when rich is installed")
     terminal.set_defaults(run=play)
+
+    serve = sub.add_parser("serve", help="the web table (needs the extra: pip install 'lifeboat-rules[web]')",
+                           formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
+    serve.add_argument("--db", default="lifeboat-tables.sqlite3",
+                       help="the SQLite file where the games are kept")
+    serve.add_argument("--max-games", type=int, default=100, help="games in progress at most")
+    serve.set_defaults(run=_serve)
 
     args = parser.parse_args(argv)
     try:

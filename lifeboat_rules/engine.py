@@ -207,10 +207,21 @@ class Game:
 
     def legal_ids(self, character: str) -> list:
         """The sorted integers of ``legal_actions(character)``."""
-        encoders = self.space.encoders
-        state = self.state
-        return sorted([encoders[atype.name](state, character, values)
-                       for atype, values in self.moves(character)])
+        return sorted(self._numbered(character))
+
+    def _numbered(self, character: str) -> dict:
+        """``{integer: move}`` of the listed moves (kept as long as the listing is)."""
+        if type(character) is not str or character not in self.state.characters:
+            return {}   # not a character (and maybe not hashable): nothing kept for it
+        key = ("ids", character)
+        found = self._moves.get(key)
+        if found is None:
+            encoders = self.space.encoders
+            state = self.state
+            found = self._moves[key] = {
+                encoders[atype.name](state, character, values): (atype, values)
+                for atype, values in self.moves(character)}
+        return found
 
     def action_id(self, action: Any) -> int:
         """The integer of an action (a listed one, or one ``apply`` takes for it)."""
@@ -228,11 +239,15 @@ class Game:
 
     def apply_id(self, character: str, number: int) -> list:
         """``apply(action_of(character, number))``, without building dicts on the way."""
-        atype, values = self._decode(character, number)
-        refusal = self.verdict(atype, character, values)
-        if refusal is not None:
-            raise IllegalAction(refusal.text(), refusal.rule)
-        return self._transact(atype, character, values)
+        listed = self._moves.get(("ids", character)) if type(character) is str else None
+        move = listed.get(number) if listed is not None and type(number) is int else None
+        if move is None:   # not among the listed moves: decoded, and the check says why
+            atype, values = self._decode(character, number)
+            refusal = self.verdict(atype, character, values)
+            if refusal is not None:
+                raise IllegalAction(refusal.text(), refusal.rule)
+            move = (atype, values)
+        return self._transact(move[0], character, move[1])
 
     def _decode(self, character, number):
         if type(character) is not str or character not in self.state.characters:

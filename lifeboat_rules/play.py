@@ -28,12 +28,8 @@ CLEAR = "\x1b[H\x1b[2J"
 # (``game.events_for``), the feed shows only these: the others may carry a secret
 # (``move``, ``action`` and ``robbed`` name hidden cards; ``setup`` the seed) or only repeat
 # what their neighbours say (``marker``).
-PUBLIC_EVENTS = frozenset({
-    "phase", "pick", "turn", "pass", "row", "place", "swap", "rob", "respond", "fight_start",
-    "join", "fight", "damage", "heal", "status", "lost", "seats", "seagulls", "navigation",
-    "overboard", "chum", "shark", "thirst", "water", "quench", "use", "play", "preserve",
-    "parasol", "flare", "cannibalism", "object", "objections", "eaten", "kept", "trade", "drink",
-    "decline", "offer_void", "navigator", "navigate", "game_over"})
+# events the feed leaves out: each repeats what a neighbouring event says in words
+BOOKKEEPING = frozenset({"action", "move", "marker", "card_marker"})
 
 
 # --------------------------------------------------------------------------- text that fits
@@ -432,9 +428,9 @@ def ask(menu: list, stdin, screen, lang: str) -> int | None:
 
 
 def feed_lines(game, me: str, since: int, lang: str) -> list:
-    """The log from ``since`` on, in words, as far as ``me`` may read it."""
-    return [describe(event, game, lang) for event in game.log[since:]
-            if event.get("type") in PUBLIC_EVENTS]
+    """The log from ``since`` on, in words, as ``me``'s player may see it (``events_for``)."""
+    return [describe(event, game, lang) for event in game.events_for(me, since)
+            if event["type"] not in BOOKKEEPING]
 
 
 def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:

@@ -296,6 +296,9 @@ def load_ruleset_at(source: Any, base_dir: str) -> Ruleset:
         # a mapping over a built-in ruleset is a value: the same mapping is the same ruleset
         # (saved games name theirs so, and are read often); files are read again each time,
         # since they may change between two loads
+        # first the bounded check of what JSON can carry (a mapping sharing its parts may
+        # stand for billions of values): only then is it written out as a key
+        check_json_like(source, "<ruleset mapping>")
         try:
             key = json.dumps(source, sort_keys=True)
         except (TypeError, ValueError, RecursionError):   # not JSON: _load says what is wrong

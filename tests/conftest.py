@@ -84,6 +84,29 @@ def pytest_configure(config):
                                        "`python -m pytest -m 'not slow'` leaves it out")
 
 
+# Parametrized tests whose first case stands for the others in the fast subset
+# (`python -m pytest -m "not slow"`): the other cases are marked slow; CI runs them all.
+FIRST_CASE_ONLY = {
+    "test_views_follow_the_schema_and_keep_secrets",
+    "test_hostile_values_are_refused_where_they_are_put",
+    "test_hostile_documents_are_refused_by_every_entry_point",
+    "test_a_hook_answering_nonsense_is_refused_and_named",
+    "test_a_plugin_raising_during_apply_is_named_and_undone",
+    "test_values_that_only_compare_equal_are_refused_without_a_trace",
+    "test_plain_values_are_refused_at_their_place_or_right_there",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    seen: set = set()
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        if name in FIRST_CASE_ONLY:
+            if name in seen:
+                item.add_marker(pytest.mark.slow)
+            seen.add(name)
+
+
 def pytest_terminal_summary(terminalreporter):
     """The counts the property tests ran (tests/invariants.py STATS), per ruleset."""
     invariants = sys.modules.get("invariants")

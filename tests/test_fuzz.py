@@ -226,6 +226,7 @@ def test_any_action_is_applied_whole_or_refused_without_a_trace(data, index):
     inv.check_roundtrip(game, inv.check_json_safe(game))
 
 
+@pytest.mark.slow
 @settings(max_examples=inv.budget(100, 5_000), **SETTINGS)
 @given(index=st.integers(0, 10 ** 6), who=anything)
 def test_legal_actions_and_view_of_anyone(index, who):
@@ -424,6 +425,7 @@ def test_saved_games_with_values_json_cannot_carry_are_refused(index, seed, junk
     inv.count("fuzz: saved games", "non-JSON values refused")
 
 
+@pytest.mark.slow
 @settings(max_examples=NON_JSON_CASES, **SETTINGS)
 @given(index=st.integers(0, 10 ** 6), seed=st.integers(0, 2 ** 32),
        odd=st.integers(0, len(ODD_JSON) - 1))

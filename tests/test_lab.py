@@ -83,6 +83,7 @@ def score_by_hand(row, character, survival):
     return own + survival.get(row["love"][character], 0)
 
 
+@pytest.mark.slow
 def test_when_only_lady_laurens_survival_counts_the_shares_follow_love_and_hate():
     survival = {"lady_lauren": 1}
     plan = Plan.make(lab_rigs.calm_sea("lauren", survival), games=1200, players=6, seed=1)
@@ -146,6 +147,7 @@ def test_comparing_a_ruleset_with_itself_gives_no_difference():
         assert d["significant"] is False and d["p"] == 1
 
 
+@pytest.mark.slow
 def test_the_paired_difference_is_the_mean_of_per_game_differences_with_a_t_interval():
     """calm-sea (everyone ties: 1/6 each) against lauren (only Lady Lauren's survival counts):
     the same seeds deal the same characters, love and hate, so each game's difference is

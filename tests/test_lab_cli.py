@@ -106,6 +106,7 @@ def test_a_comparison_report_pairs_the_rows_and_plots_the_differences(tmp_path, 
     read_png(out / "differences.png")
 
 
+@pytest.mark.slow
 def test_jobs_do_not_change_the_report(tmp_path):
     outs = []
     for jobs in ("1", "2"):
@@ -126,6 +127,7 @@ def test_json_prints_one_row_per_game_and_the_summary_apart(capsys):
     assert "classic: 5 game(s), 4 players" in captured.err
 
 
+@pytest.mark.slow
 def test_piped_output_has_no_progress_bar():
     done = subprocess.run(cli("simulate", "--games", "20", "--jobs", "2"),
                           capture_output=True, text=True, timeout=300)
@@ -135,6 +137,7 @@ def test_piped_output_has_no_progress_bar():
     assert "classic: 20 game(s)" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
 def test_a_terminal_shows_a_progress_bar():
     main_fd, terminal = os.openpty()
@@ -163,7 +166,7 @@ def test_a_terminal_shows_a_progress_bar():
 def test_verbose_prints_the_events_of_a_game_and_its_scores(capsys):
     assert main(["simulate", "--games", "1", "--verbose", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "GAME OVER" in out
+    assert "Game over" in out
     assert "final scores" in out and "winner(s):" in out
 
 

@@ -16,7 +16,7 @@ def shell_blocks() -> list[str]:
 def test_readme_has_the_two_setup_commands():
     blocks = shell_blocks()
     assert any("pip install ." in b and "lifeboat-rules simulate" in b for b in blocks)
-    assert any("pip install -e '.[dev]'" in b and "python -m pytest" in b for b in blocks)
+    assert any("pip install -e '.[dev" in b and "python -m pytest" in b for b in blocks)
 
 
 def _commands(block: str) -> list[str]:
@@ -39,6 +39,13 @@ def test_ci_runs_the_readme_test_command():
         assert command in ci_lines, f"{command!r} is not a line of .ci/run"
         positions.append(ci_lines.index(command))
     assert positions == sorted(positions), "the commands run in another order in .ci/run"
+    # the browser tests run in CI, never skipped there
+    assert any("apt-get install" in line and "chromium" in line for line in ci_lines)
+    assert "export LIFEBOAT_REQUIRE_BROWSER=1" in ci_lines
+
+
+def test_readme_starts_the_web_table_in_one_command():
+    assert any("pip install '.[web]'" in b and "lifeboat-rules serve" in b for b in shell_blocks())
 
 
 def test_readme_python_example_runs():

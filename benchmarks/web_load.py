@@ -1,0 +1,185 @@
+"""Load on one web table process (issue #9): prints, never asserts.
+
+    python benchmarks/web_load.py [--games N] [--seconds S] [--max-moves M]
+
+Starts ``lifeboat-rules serve`` on 127.0.0.1 (a free port, a temporary SQLite file), creates N
+games of 4 seats each played through links, and connects one WebSocket client per seat (4N in
+all) that answers every decision of its seat at once with a random choice. The run is bounded
+in time (S seconds) and moves (M); games that end are not replaced. It prints the moves per
+second the server applied, the time from a move to its answer (median, 95th percentile), the
+refusals by reason, and, measured in the same run as a reference, the moves per second of the
+library alone doing what the server does per move (apply, to_dict, JSON, a SQLite commit).
+Only loopback traffic; the server is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websockets
+
+import lifeboat_rules as lr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+async def seat_links(ws_url: str, host: str) -> dict:
+    async with websockets.connect(ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": host}))
+        state = json.loads(await ws.recv())
+    return {s: e["link"] for s, e in state["table"]["seats"].items() if e["link"]}
+
+
+async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
+    """One seat's client: answer each decision at once, until the bounds or the game's end."""
+    async with websockets.connect(ws_url, max_size=2 ** 24) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at = None          # a move is on its way: wait for its answer (its ``ref``)
+        number = 0
+        while time.monotonic() < deadline and stats["moves"] < max_moves:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                break
+            if sent_at is not None and message.get("ref") == number:
+                stats["latency"].append(time.monotonic() - sent_at)
+                sent_at = None
+                if message["type"] == "refused":
+                    code = message["code"]
+                    stats["refused"][code] = stats["refused"].get(code, 0) + 1
+                else:
+                    stats["moves"] += 1
+            if message["type"] != "state" or sent_at is not None:
+                continue
+            if message["view"]["over"]:
+                break
+            choices = [c for c in message["choices"] if not c["any_time"]]
+            if seat in message["waiting"] and choices:
+                number += 1
+                sent_at = time.monotonic()
+                await ws.send(json.dumps({"type": "move", "seat": seat, "offer": message["offer"],
+                                          "ref": number, "action": rng.choice(choices)["action"]}))
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, where /proc tells it."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def library_reference(moves: int, db_path: str) -> float:
+    """Moves per second of the library doing the server's per-move work, in this process."""
+    db = sqlite3.connect(db_path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("CREATE TABLE g (id INTEGER PRIMARY KEY, state TEXT)")
+    db.execute("INSERT INTO g VALUES (1, '')")
+    rng = random.Random(1)
+    done = 0
+    began = time.perf_counter()
+    seed = 0
+    while done < moves:
+        game = lr.new_game("classic", players=4, seed=seed)
+        seed += 1
+        while not game.over and done < moves:
+            decision = game.pending[0]
+            game.apply(rng.choice(game.legal_actions(decision.by)))
+            game.view(decision.by)
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("UPDATE g SET state = ? WHERE id = 1", (json.dumps(game.to_dict()),))
+            db.execute("COMMIT")
+            done += 1
+    elapsed = time.perf_counter() - began
+    db.close()
+    return done / elapsed
+
+
+async def run(args) -> None:
+    folder = tempfile.mkdtemp(prefix="lifeboat-load-")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    ws_url = f"ws://127.0.0.1:{port}/ws"
+    server = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--port", str(port),
+                               "--db", os.path.join(folder, "load.sqlite3"), "--max-games", str(args.games)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/api/setup", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        links = []
+        for number in range(args.games):
+            created = post(base + "/api/games", {"ruleset": "classic", "players": 4, "seed": number,
+                                                 "seats": ["link"] * 4})
+            links.append(await seat_links(ws_url, created["host"]))
+        stats = {"moves": 0, "latency": [], "refused": {}}
+        cpu_before = cpu_seconds(server.pid)
+        began = time.monotonic()
+        deadline = began + args.seconds
+        rng = random.Random(7)
+        await asyncio.gather(*(player(ws_url, seat, token, random.Random(rng.random()), stats, deadline,
+                                      args.max_moves)
+                               for game in links for seat, token in game.items()))
+        elapsed = time.monotonic() - began
+        cpu_after = cpu_seconds(server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    rate = stats["moves"] / elapsed
+    latency = sorted(stats["latency"]) or [0.0]
+    reference = library_reference(min(max(stats["moves"], 200), 3000), os.path.join(folder, "ref.sqlite3"))
+    print(f"{args.games} simultaneous games, {4 * args.games} WebSocket clients, {elapsed:.1f} s: "
+          f"{stats['moves']} moves, {rate:.0f} moves/s through the server")
+    print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
+          f"95th percentile {1000 * latency[int(0.95 * (len(latency) - 1))]:.1f} ms")
+    print(f"refusals: {stats['refused'] or 'none'}")
+    if cpu_before is not None and cpu_after is not None and stats["moves"]:
+        busy = cpu_after - cpu_before
+        print(f"server CPU: {busy:.1f} s, {1000 * busy / stats['moves']:.1f} ms a move "
+              f"(the clients share the machine: {stats['moves'] / busy:.0f} moves per server CPU second)")
+    print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
+          f"{reference:.0f} moves/s; server / reference = {rate / reference:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--max-moves", type=int, default=20_000)
+    args = parser.parse_args()
+    if not (1 <= args.games <= 200 and 0 < args.seconds <= 600 and args.max_moves > 0):
+        parser.error("bounds: 1..200 games, at most 600 seconds")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

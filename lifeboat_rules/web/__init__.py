@@ -1,0 +1,14 @@
+"""``lifeboat-rules serve``: the web table (optional extra ``web``: Starlette, uvicorn).
+
+A host creates a game on ``GET /``; every seat gets its own secret link, a spectator link
+exists, seats may be played hot-seat from the host's browser or by bots. Games live in SQLite.
+See docs/web.md for running it, the security model, the storage and the WebSocket protocol.
+"""
+
+from __future__ import annotations
+
+
+def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100):
+    """The ASGI application of a web table whose games live in the SQLite file ``db``."""
+    from .app import create_app as _create
+    return _create(db, max_games=max_games)

@@ -1,0 +1,100 @@
+// The page where a host creates a game: rules, players, language, and who sits in each seat.
+"use strict";
+(function () {
+  let setup = null;
+  let lang = localStorage.getItem("lifeboat.lang") ||
+    ((navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en");
+  const $ = (id) => document.getElementById(id);
+
+  function ui(key, values) {
+    let text = (setup.ui[lang] || setup.ui.en)[key] || key;
+    for (const [k, v] of Object.entries(values || {})) text = text.split("{" + k + "}").join(v);
+    return text;
+  }
+
+  function option(value, label) {
+    const o = document.createElement("option");
+    o.value = value; o.textContent = label;
+    return o;
+  }
+
+  function renderSeats() {
+    const fieldset = $("seats");
+    const previous = Array.from(fieldset.querySelectorAll("select")).map((s) => s.value);
+    fieldset.replaceChildren();
+    const count = Number($("players").value);
+    for (let n = 0; n < count; n++) {
+      const label = document.createElement("label");
+      const span = document.createElement("span");
+      span.textContent = ui("seat_n", {n: n + 1});
+      const select = document.createElement("select");
+      select.name = "seat"; select.dataset.seat = String(n);
+      select.append(option("link", ui("ctl_link")), option("host", ui("ctl_host")));
+      for (const bot of setup.bots) select.append(option("bot:" + bot, ui("ctl_bot", {name: bot})));
+      select.value = previous[n] || (n === 0 ? "host" : "link");
+      label.append(span, " ", select);
+      fieldset.append(label);
+    }
+  }
+
+  function renderPlayers() {
+    const [low, high] = setup.rulesets[$("ruleset").value];
+    const select = $("players");
+    const before = Number(select.value) || high;
+    select.replaceChildren();
+    for (let n = low; n <= high; n++) select.append(option(String(n), String(n)));
+    select.value = String(Math.min(Math.max(before, low), high));
+    renderSeats();
+  }
+
+  function renderWords() {
+    document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
+    document.title = ui("title");
+    $("title").textContent = ui("title");
+    $("new-game").textContent = ui("new_game");
+    $("create-button").textContent = ui("create");
+    $("lang-toggle").textContent = ui("lang_other");
+    for (const el of document.querySelectorAll("[data-ui]")) el.textContent = ui(el.dataset.ui);
+    renderSeats();
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const body = {
+      ruleset: $("ruleset").value,
+      players: Number($("players").value),
+      lang: $("lang").value,
+      seats: Array.from($("seats").querySelectorAll("select")).map((s) => s.value),
+    };
+    const response = await fetch("/api/games", {
+      method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) {
+      $("refusal").textContent = answer.message;
+      $("refusal").hidden = false;
+      return;
+    }
+    localStorage.setItem("lifeboat.lang", body.lang);
+    location.href = answer.url;
+  }
+
+  async function start() {
+    setup = await (await fetch("/api/setup")).json();
+    for (const name of Object.keys(setup.rulesets)) $("ruleset").append(option(name, name));
+    $("ruleset").value = "classic" in setup.rulesets ? "classic" : Object.keys(setup.rulesets)[0];
+    $("lang").value = lang;
+    $("ruleset").addEventListener("change", renderPlayers);
+    $("players").addEventListener("change", renderSeats);
+    $("lang").addEventListener("change", () => { lang = $("lang").value; renderWords(); });
+    $("lang-toggle").addEventListener("click", () => {
+      lang = lang === "zh" ? "en" : "zh"; $("lang").value = lang;
+      localStorage.setItem("lifeboat.lang", lang); renderWords();
+    });
+    $("create").addEventListener("submit", create);
+    renderPlayers();
+    renderWords();
+    document.body.dataset.ready = "1";
+  }
+  start();
+})();
