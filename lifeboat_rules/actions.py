@@ -71,7 +71,10 @@ class ActionType:
     parameters only the actor and the characters the action names may see in the log.
     ``available(game, stage, by)``: optional, whether ``moves`` lists anything, answered
     faster (a window asks it of everyone after every action); tests/test_legality.py checks
-    that it agrees with ``moves``."""
+    that it agrees with ``moves``. ``windows`` (a free type only): the decision kinds of the
+    windows in which some of its moves are window actions (R-WIN-1), and
+    ``window_action(game, window, by, values)`` says which (a fighter's drink of Liquid
+    Courage); such a move is listed and taken as the window's action there (R-WIN-2)."""
     name: str
     rule: str
     check: Callable[..., Refusal | None]
@@ -84,6 +87,8 @@ class ActionType:
     settle: Callable | None = None
     private: tuple = ()
     available: Callable | None = None
+    windows: tuple = ()
+    window_action: Callable | None = None
 
     @property
     def free(self) -> bool:

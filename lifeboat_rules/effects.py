@@ -57,8 +57,8 @@ CONTAINERS = {
     "offer": ("give", "take"), "overboard": ("characters",), "seats": ("seats",),
     "setup": ("seats",),
     **{kind: () for kind in (
-        "adrift", "cannibalism", "card_marker", "chum", "damage", "decline", "eaten", "heal",
-        "join", "kept", "lost", "marker", "move", "navigate", "navigator", "object",
+        "adrift", "cannibalism", "card_marker", "chum", "damage", "decline", "drink", "eaten",
+        "heal", "join", "kept", "lost", "marker", "move", "navigate", "navigator", "object",
         "offer_void", "pass", "phase", "pick", "place", "play", "preserve", "quench",
         "respond", "rob", "robbed", "row", "seagulls", "shark", "status", "swap", "thirst",
         "trade", "turn", "use", "water")},

@@ -130,9 +130,10 @@ class Game:
             free = [(atype, values) for atype in rules.free_types
                     for values in atype.moves(self, stage, by)]
             window = stage if isinstance(stage, Window) and not deciding else None
-            if window is not None and window.CLAIMS:
+            claimed = window.claimed(self) if window is not None else ()
+            if claimed:
                 claims = window.claims
-                found.extend(m for m in free if m[0].name not in window.CLAIMS
+                found.extend(m for m in free if m[0].name not in claimed
                              or not claims(self, m[0], by, m[1]))   # window actions (R-WIN-2)
             else:
                 found.extend(free)
@@ -167,7 +168,7 @@ class Game:
             refusal = atype.check(self, stage, by, *values)
             if refusal is not None:
                 return refusal
-            if (isinstance(stage, Window) and not deciding and atype.name in stage.CLAIMS
+            if (isinstance(stage, Window) and not deciding and atype.name in stage.claimed(self)
                     and stage.claims(self, atype, by, values)):
                 return stage.refusal(self, by)
         else:

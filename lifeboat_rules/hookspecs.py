@@ -157,6 +157,27 @@ def lifeboat_thirst(game: "Game", character: str, card: "NavigationCard") -> int
     fight icon with a fight marker and the thirst list, at most 3."""
 
 
+@hookspec
+def lifeboat_water_given(game: "Game", giver: str, target: str, card: str, cancelled: int,
+                         window: Any) -> None:
+    """Water has just been given in the thirst window (R-THIRST-2): ``giver`` gave ``card`` to
+    ``target``, which cancelled ``cancelled`` of its thirsts.
+
+    Called once per water given, after its own events (``water``, ``quench``), and only while
+    some plugin implements it. Not firstresult: every implementation is called; what they
+    return is ignored. May change the game: through ``effects``, and by cancelling more thirsts
+    in the window with ``window.quench(game, by, target, amount, source)`` (Madame Wong's
+    shared water, R-WONG-1, in the Liquid Courage expansion).
+
+    :param giver: the character who gave the water.
+    :param target: the thirsty character the water went to.
+    :param card: the water card, already discarded.
+    :param cancelled: how many of the target's thirsts it cancelled (1 for the base game's water).
+    :param window: the open thirst window (``lifeboat_rules.rules.thirst.ThirstWindow``); its
+        ``thirst`` counts the thirsts not yet cancelled.
+    """
+
+
 @hookspec(firstresult=True)
 def lifeboat_overboard(game: "Game", card: "NavigationCard") -> list:
     """Who falls overboard under navigation ``card`` (R-OVER-1): character ids. firstresult;

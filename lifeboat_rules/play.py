@@ -203,7 +203,8 @@ def status_lines(game, me: str, lang: str) -> list:
         front = separator.join(card(c) for c in entry["front"])
         marks = [text(f"ui.{m}", lang) for m, on in (("rowed", entry["rowed"]),
                                                        ("fought", entry["fought"]),
-                                                       ("parasol_open", entry["parasol_active"]))
+                                                       ("parasol_open", entry["parasol_active"]),
+                                                       ("drank", "drank" in entry.get("markers", ())))
                  if on]
         lines.append(text(
             "ui.seat_line", lang, mark=text("ui.you_mark", lang) if character == me else "  ",

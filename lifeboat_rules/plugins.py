@@ -26,7 +26,7 @@ from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_bui
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker, short
-from .stages import Stage
+from .stages import Stage, Window
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
 SHIPPED_PREFIX = "lifeboat_rules."
@@ -51,6 +51,7 @@ BASE_PLUGINS = (
 # and found here when the package metadata is not installed.
 SHIPPED_PLUGINS = {
     "cannibalism": "lifeboat_rules.expansions.cannibalism",
+    "liquid_courage": "lifeboat_rules.expansions.liquid_courage",
     "shark": "lifeboat_rules.expansions.shark",
     "quick": "lifeboat_rules.expansions.quick",
     "single_card_rowing": "lifeboat_rules.expansions.single_card_rowing",
@@ -369,6 +370,7 @@ class Rules:
     kind_types: dict = attrs.field(init=False)     # decision kind -> [ActionType] (pass apart)
     free_types: tuple = attrs.field(init=False)
     free_names: frozenset = attrs.field(init=False)
+    claims: dict = attrs.field(init=False)         # window NAME -> free types that may be its actions
     ghost_kinds: frozenset = attrs.field(init=False)
     effect_of: dict = attrs.field(init=False)      # provision kind -> effect name
     parasol_kinds: frozenset = attrs.field(init=False)
@@ -387,6 +389,7 @@ class Rules:
     damage_hook: object = attrs.field(init=False)
     thirst_hook: object = attrs.field(init=False)
     overboard_hook: object = attrs.field(init=False)
+    water_hook: object = attrs.field(init=False)
     strength_hook: object = attrs.field(init=False)
     score_hook: object = attrs.field(init=False)
 
@@ -402,6 +405,12 @@ class Rules:
                 kind_types.setdefault(kind, []).append(atype)
         self.free_types = tuple(kind_types.pop("free", ()))
         self.free_names = frozenset(t.name for t in self.free_types)
+        self.claims = {}   # a window's CLAIMS, then free types naming its kind in ``windows``
+        for name, cls in self.stages.items():
+            if isinstance(cls, type) and issubclass(cls, Window):
+                extra = tuple(t.name for t in self.free_types
+                              if cls.KIND in t.windows and t.name not in cls.CLAIMS)
+                self.claims[name] = tuple(cls.CLAIMS) + extra
         self.kind_types = {kind: tuple(found) for kind, found in kind_types.items()}
         self.ghost_kinds = frozenset(k for t in self.types.values() if t.ghost for k in t.kinds)
         self.effect_of = {kind: info.effect for kind, info in self.content.provisions.items()
@@ -423,6 +432,7 @@ class Rules:
         self.damage_hook = self._implemented("lifeboat_damage", base_answers=True)
         self.thirst_hook = self._implemented("lifeboat_thirst", base_answers=True)
         self.overboard_hook = self._implemented("lifeboat_overboard", base_answers=True)
+        self.water_hook = self._implemented("lifeboat_water_given")
         self.strength_hook = self._implemented("lifeboat_strength", base_answers=True)
         self.score_hook = self._implemented("lifeboat_score", base_answers=True)
 

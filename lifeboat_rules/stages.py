@@ -73,7 +73,9 @@ class Window(Stage):
 
     Pending are the characters that have a window action and have not passed since the last
     window action by anyone (R-WIN-2); it closes when none is pending. ``CLAIMS`` names free
-    action types (R-PLAY-1) whose moves may be window actions here (``claims`` says which).
+    action types (R-PLAY-1) whose moves may be window actions here (``claims`` says which); a
+    plugin's free type adds itself to a window's claims by naming the window's kind in its
+    ``windows`` (``ActionType.windows``, ``ActionType.window_action``).
     """
     NAME: ClassVar[str] = "window"
     PASSABLE: ClassVar[bool] = True
@@ -90,9 +92,19 @@ class Window(Stage):
             found.extend(c for c, ch in chars.items() if ch.ghost)
         return found
 
+    def claimed(self, game: "Game") -> tuple:
+        """The free action types whose moves may be window actions here: ``CLAIMS``, then the
+        free types that name this window's kind in their ``windows``."""
+        return game.rules.claims.get(self.NAME, self.CLAIMS)
+
     def claims(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> bool:
-        """Whether a free move is a window action of this window."""
-        return False
+        """Whether a free move is a window action of this window. Here: what the type's own
+        ``window_action`` says, where the type names this window's kind in its ``windows``; a
+        window answers itself for the types of its ``CLAIMS`` and asks this for the others."""
+        test = atype.window_action
+        if test is None or self.KIND not in atype.windows:
+            return False
+        return bool(test(game, self, by, values))
 
     def has_action(self, game: "Game", who: str) -> bool:
         for atype in game.rules.kind_types.get(self.KIND, ()):
@@ -102,7 +114,7 @@ class Window(Stage):
                 continue
             for _ in atype.moves(game, self, who):
                 return True
-        for type_name in self.CLAIMS:
+        for type_name in self.claimed(game):
             atype = game.rules.types.get(type_name)
             if atype is not None:
                 for values in atype.moves(game, self, who):
@@ -116,7 +128,7 @@ class Window(Stage):
 
     def is_window_action(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> bool:
         if atype.free:
-            return atype.name in self.CLAIMS and self.claims(game, atype, by, values)
+            return atype.name in self.claimed(game) and self.claims(game, atype, by, values)
         return self.KIND in atype.kinds
 
     def after(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> None:

@@ -580,6 +580,8 @@ class _Words:
                   "who": self.who(e.get("character"))}
         if isinstance(source, str) and source in self.provisions:
             return self.t("events.quench.card", card=self.kind_card(source), **values)
+        if source == "shared_water":   # Madame Wong's share of another's water (R-WONG-1)
+            return self.t("events.quench.shared_water", **values)
         if source == "water":   # the rule's word, whatever the water card is called
             kind = self.only_kind(lambda d: d.get("quenches"))
             if kind:
@@ -594,6 +596,12 @@ class _Words:
 
     def ev_play(self, e):
         return self.t("events.play", who=self.who(e.get("character")), card=self.card_of(e))
+
+    def ev_drink(self, e):
+        if e.get("shared") is True:
+            return self.t("events.drink.shared", who=self.who(e.get("character")))
+        return self.t("events.drink.card", who=self.who(e.get("character")),
+                      card=self.card_of(e))
 
     def ev_preserve(self, e):
         return self._to("events.preserve", e.get("character"), e.get("target"),

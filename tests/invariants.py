@@ -224,10 +224,25 @@ def check_seagulls(game: Game) -> None:
         assert 0 <= state.seagulls < limit, f"{state.seagulls} seagulls and the game goes on"
 
 
+def can_drink(game, who: str) -> bool:
+    """Liquid Courage (R-LC-1, R-WONG-2), recomputed: an awake character that has not drunk
+    this round holds a Liquid Courage not drunk this round, or is Madame Wong and another
+    character has drunk this round (a card is marked drunk)."""
+    state = game.state
+    character = state.characters[who]
+    if "drink" not in game.rules.types or not character.awake or "drank" in character.markers:
+        return False
+    drunk = state.card_markers.get("drunk", [])
+    if who == "madame_wong" and drunk:
+        return True
+    return any(state.table.kinds[c] == "liquid_courage" and c not in drunk
+               for c in character.hand + character.front)
+
+
 def window_candidates(game, top) -> list:
     """Who has a window action in an open window, recomputed from the rules (R-WIN-1): the
-    base game's windows and the Cannibalism objection window. Any other window fails: a new
-    window needs its rule written here."""
+    base game's windows, the Cannibalism objection window, and a fighter's drink of Liquid
+    Courage. Any other window fails: a new window needs its rule written here."""
     state = game.state
     chars = state.characters
     provisions = game.rules.content.provisions
@@ -241,7 +256,8 @@ def window_candidates(game, top) -> list:
     if isinstance(top, FightWindow):
         fighters = set(top.attackers) | set(top.defenders)
         return [c for c in awake if c not in fighters
-                or holds(c, lambda p: p.weapon > 0, front=False)]          # R-FIGHT-2
+                or holds(c, lambda p: p.weapon > 0, front=False)           # R-FIGHT-2
+                or can_drink(game, c)]                                     # R-LC-1, R-WONG-2
     if isinstance(top, OverboardWindow):
         fallen_awake = [c for c in top.fallen if c in state.seats and chars[c].awake]
         found = [c for c in awake
@@ -784,12 +800,19 @@ COMBINATIONS = [
     {"variants": ["shark", "quick", "single_card_rowing"]},
     {"expansions": ["cannibalism"], "variants": ["shark", "quick", "single_card_rowing"]},
     {"expansions": ["cannibalism"], "variants": ["single_card_rowing"]},
+    {"expansions": ["liquid_courage"], "variants": ["shark", "quick", "single_card_rowing"]},
+    {"expansions": ["liquid_courage", "cannibalism"], "variants": ["shark", "quick"]},
+    {"extends": "all_in_one", "variants": ["shark", "quick", "single_card_rowing"]},
+    {"extends": "all_in_one", "variants": ["single_card_rowing"]},
 ]
 
 
 def spec_name(spec: dict) -> str:
+    base = spec.get("extends", "")
     parts = spec.get("expansions", []) + spec.get("variants", [])
-    return spec.get("extends", "") if not parts else "+".join(parts)
+    if not parts:
+        return base
+    return "+".join(([base] if base not in ("", "classic") else []) + parts)
 
 
 def ruleset_specs() -> list:

@@ -9,7 +9,9 @@ from lifeboat_rules.bots import RandomPlayer
 from lifeboat_rules.effects import CONTAINERS, copy_event
 
 RULESETS = ["classic", "cannibalism", "shark", "quick", "single_card_rowing",
-            {"expansions": ["cannibalism"], "variants": ["shark", "quick", "single_card_rowing"]}]
+            {"expansions": ["cannibalism"], "variants": ["shark", "quick", "single_card_rowing"]},
+            "liquid_courage", "all_in_one",
+            {"extends": "all_in_one", "variants": ["shark", "quick", "single_card_rowing"]}]
 
 
 def played_logs(games: int):

@@ -64,6 +64,8 @@ def test_the_reference_has_every_ruling_once():
                    "R-SCORE-", "R-CANN-", "R-SHARK-"):
         assert any(rule.startswith(family) for rule in ALL_RULES), family
     assert DEALT_ONLY <= set(ALL_RULES)
+    # the Liquid Courage expansion and Madame Wong (section X)
+    assert {"R-LC-1", "R-LC-2", "R-LC-3", "R-WONG-1", "R-WONG-2", "R-LC-SCORE"} <= set(ALL_RULES)
 
 
 def test_every_ruling_is_cited_by_a_scenario():

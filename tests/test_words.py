@@ -15,16 +15,18 @@ from lifeboat_rules.bots import RandomPlayer
 
 ALL_IN_ONE = {"name": "everything", "expansions": ["cannibalism"],
               "variants": ["shark", "quick", "single_card_rowing"]}
-RULESETS = ["classic", "cannibalism", "shark", "quick", "single_card_rowing", ALL_IN_ONE]
+RULESETS = ["classic", "cannibalism", "shark", "quick", "single_card_rowing", ALL_IN_ONE,
+            "all_in_one"]
 GAMES_PER_RULESET = 40
 GAMES_LISTING_ACTIONS = 10     # of those, the games whose legal actions are all looked at
 #                                (and the first decision of each kind in the others)
 
 ENGLISH = {"lady_lauren": "Lady Lauren", "sir_stephen": "Sir Stephen",
            "the_captain": "The Captain", "first_mate": "First Mate", "frenchy": "Frenchy",
-           "the_kid": "The Kid", "dr_harter": "Dr. Harter"}
+           "the_kid": "The Kid", "dr_harter": "Dr. Harter", "madame_wong": "Madame Wong"}
 CHINESE = {"lady_lauren": "罗伦小姐", "sir_stephen": "史蒂芬先生", "the_captain": "船长",
-           "first_mate": "大副", "frenchy": "法国佬", "the_kid": "小孩", "dr_harter": "哈特医生"}
+           "first_mate": "大副", "frenchy": "法国佬", "the_kid": "小孩", "dr_harter": "哈特医生",
+           "madame_wong": "黄夫人"}
 # fields that name one character
 CHARACTER_FIELDS = ("character", "target", "by", "ghost", "from", "to")
 
@@ -99,13 +101,13 @@ def named(item) -> set:
 # --------------------------------------------------------------------------- coverage
 
 EVENT_TYPES = {
-    "action", "cannibalism", "chum", "damage", "decline", "eaten", "fight", "fight_start",
+    "action", "cannibalism", "chum", "damage", "decline", "drink", "eaten", "fight", "fight_start",
     "flare", "game_over", "heal", "join", "kept", "lost", "marker", "move", "navigate",
     "navigation", "navigator", "object", "objections", "offer", "offer_void", "overboard",
     "pass", "phase", "pick", "place", "play", "preserve", "quench", "respond", "rob",
     "robbed", "row", "seagulls", "seats", "setup", "shark", "status", "swap", "thirst", "trade",
     "turn", "use", "water"}
-ACTION_TYPES = {"accept_offer", "allow", "chum", "decline_offer", "join", "navigate", "object",
+ACTION_TYPES = {"accept_offer", "allow", "chum", "decline_offer", "drink", "join", "navigate", "object",
                 "offer", "pass", "pick", "place", "play", "preserve", "refuse", "rob", "row",
                 "shark", "swap", "use", "water"}
 
@@ -313,7 +315,7 @@ def test_display_names_must_be_a_language_mapping():
 
 
 def test_the_base_content_has_every_chinese_name():
-    game = lr.new_game("cannibalism", players=7, seed=1)
+    game = lr.new_game("all_in_one", players=8, seed=1)
     content = game.ruleset.content.raw
     for cid, chinese in CHINESE.items():
         assert content["characters"][cid]["names"]["zh"] == chinese

@@ -2,8 +2,9 @@
 
 Content (``content.yaml``): Dr. Harter (his used medical kit stays face up in front of him,
 which the base game's ``specials.spend`` honours through ``keeps_used``), the cannibalism card,
-the four navigation cards nav-07..nav-10 and 4-7 players; this module adds the expansion's
-medical kit to whatever count the content has.
+the four navigation cards nav-07..nav-10; this module adds the expansion's medical kit to
+whatever count the content has, and one more player to the most it allows (R-SETUP-1: 4-7
+players, 4-8 with Liquid Courage too, whatever the order of the two).
 
 Rules: the cannibalism card is a special action of the effect kind ``cannibalism``
 (R-CANN-1: target a dead character on board). Using it discards it and opens an objection
@@ -44,6 +45,9 @@ def lifeboat_content(content):
     provisions = content.setdefault("provisions", {})
     kit = provisions.setdefault("medical_kit", dict(MEDICAL_KIT, special=dict(MEDICAL_KIT["special"])))
     kit["count"] = kit.get("count", 0) + 1   # one more medical kit, whatever the count was
+    players = content.get("setup", {}).get("players")
+    if players:   # R-SETUP-1: Dr. Harter's seat is one more player (with Liquid Courage: 8)
+        players["max"] += 1
 
 
 # --------------------------------------------------------------------------- the objection window

@@ -51,7 +51,9 @@ class FightWindow(Window):
 
     def claims(self, game: "Game", atype: "Type", by: str, values: tuple) -> bool:
         # a weapon played by a participant is the fight's window action (R-WIN-1)
-        if atype.name != "play" or not self.in_fight(by):
+        if atype.name != "play":
+            return Window.claims(self, game, atype, by, values)   # a plugin's type
+        if not self.in_fight(by):
             return False
         provisions = game.rules.content.provisions
         return provisions[game.state.table.kinds[values[0]]].weapon > 0

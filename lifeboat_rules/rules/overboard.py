@@ -36,7 +36,9 @@ class OverboardWindow(Window):
     called: list = names(CHARACTER, doc="ghosts who called the shark (R-SHARK-2)")
 
     def claims(self, game: "Game", atype: "Type", by: str, values: tuple) -> bool:
-        return atype.name == "preserve" and values[0] in self.fallen
+        if atype.name != "preserve":
+            return Window.claims(self, game, atype, by, values)   # a plugin's type
+        return values[0] in self.fallen
 
     def shark_comes(self, game: "Game") -> bool:
         """R-OVER-3: chum played here, chum face up before a fallen character, or a ghost."""

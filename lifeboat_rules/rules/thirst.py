@@ -35,6 +35,16 @@ class ThirstWindow(Window):
         thirst = self.thirst
         return [c for c in game.state.seats if thirst.get(c, 0) > 0 and chars[c].alive]
 
+    def quench(self, game: "Game", by: str, target: str, amount: int, source: str) -> int:
+        """Cancel up to ``amount`` of ``target``'s thirsts left (``by`` did it, with
+        ``source``); returns how many were cancelled."""
+        cancelled = min(amount, self.thirst.get(target, 0))
+        if cancelled > 0:
+            self.thirst[target] -= cancelled
+        effects.emit(game, {"type": "quench", "character": by, "target": target,
+                            "source": source, "amount": cancelled})
+        return cancelled
+
     def close(self, game: "Game") -> None:
         chars = game.state.characters
         for who in game.state.seats[:]:
@@ -120,12 +130,12 @@ def _water_moves(game: "Game", stage: ThirstWindow, by: str):
 def _water_resolve(game: "Game", stage: ThirstWindow, by: str, target: str, card: str) -> None:
     quench = info(game, card).quenches
     effects.move(game, card, zone_of(game, by, card), DISCARD)
-    cancelled = min(quench, stage.thirst.get(target, 0))
-    stage.thirst[target] -= cancelled
     effects.emit(game, {"type": "water", "character": by, "target": target, "card": card,
                         "kind": game.state.table.kinds[card]})
-    effects.emit(game, {"type": "quench", "character": by, "target": target,
-                        "source": "water", "amount": cancelled})
+    cancelled = stage.quench(game, by, target, quench, "water")
+    hook = game.rules.water_hook
+    if hook is not None:   # e.g. Madame Wong's shared water (R-WONG-1)
+        hook(game=game, giver=by, target=target, card=card, cancelled=cancelled, window=stage)
 
 
 def _water_available(game: "Game", stage: ThirstWindow, by: str) -> bool:

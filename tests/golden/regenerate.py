@@ -19,6 +19,7 @@ GAMES = [
     {"file": "cannibalism-shark-quick-7p.jsonl",
      "ruleset": {"name": "all-in", "expansions": ["cannibalism"], "variants": ["shark", "quick"]},
      "players": 7, "seed": 7},
+    {"file": "all_in_one-8p.jsonl", "ruleset": "all_in_one", "players": 8, "seed": 56},
 ]
 
 
