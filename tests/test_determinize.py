@@ -21,7 +21,8 @@ import invariants as inv
 SPECS = [{"extends": "classic"}, {"extends": "classic", "expansions": ["cannibalism"],
                                   "variants": ["shark", "quick"]},
          {"extends": "classic", "variants": ["single_card_rowing"],
-          "options": {"rowing": "keep_one", "swap_turn_order": "swapped_acts_next"}}]
+          "options": {"rowing": "keep_one", "swap_turn_order": "swapped_acts_next"}},
+         {"extends": "all_in_one"}]
 
 
 def positions(spec: dict, games: int, every: int, players: int = 6, seed: int = 0,

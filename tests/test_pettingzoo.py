@@ -36,7 +36,8 @@ def test_seed_test():
     seed_test(lambda: env(), num_cycles=200)
 
 
-@pytest.mark.parametrize("ruleset,players", [("classic", 4), ("cannibalism", 7), ("shark", 5)])
+@pytest.mark.parametrize("ruleset,players", [("classic", 4), ("cannibalism", 7), ("shark", 5),
+                                             ("all_in_one", 8)])
 def test_other_rulesets_pass_the_api_test(ruleset, players):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
