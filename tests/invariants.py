@@ -646,6 +646,10 @@ class Knowledge:
                 str(event.get(end, "")).startswith(("front:", "discard")) for end in ("from", "to")):
             # face up or discarded at that moment: any view could show it
             self.cards[viewer].add((event["card"], event["kind"]))
+        if kind == "move" and "kind" in event and viewer is not None and \
+                f"hand:{viewer}" in (event.get("from"), event.get("to")):
+            # a card passing through one's own hand is seen, even if it leaves in the same step
+            self.cards[viewer].add((event["card"], event["kind"]))
         for _, item in dicts_in(event):
             card_kind = item.get("kind")
             card = item.get("card", item.get("id"))
