@@ -259,6 +259,33 @@ def test_the_host_hands_a_seat_to_a_bot_which_plays_it(client):
         assert hello(ws, next(iter(links.values())))["code"] == "revoked"
 
 
+def test_seat_bots_think_off_the_event_loop(db, monkeypatch):
+    """A search bot may think for a while: it does so on the hall's own thread, so that the
+    server keeps answering the pages of other games meanwhile."""
+    import threading
+
+    from lifeboat_rules import bots
+
+    threads = set()
+
+    class Watched(bots.RandomBot):
+        def choose(self, game, character):
+            threads.add(threading.current_thread().name)
+            return super().choose(game, character)
+
+    monkeypatch.setitem(bots.BOTS, "watched", Watched)
+    with TestClient(Server(db).app) as client:
+        created = create(client, ["link"] * 4)
+        links = link_seats(client, created)
+        with client.websocket_connect("/ws") as ws:
+            state = hello(ws, created["host"])
+            for seat in links:
+                send(ws, {"type": "manage", "op": "bot", "seat": seat, "bot": "watched"})
+                state = receive(ws)
+            assert state["view"]["over"] is True
+    assert threads and all(name.startswith("lifeboat-hall") for name in threads), threads
+
+
 def test_the_host_takes_a_seat_to_play_it_here(client):
     created = create(client, ["link"] * 4)
     links = link_seats(client, created)

@@ -5,9 +5,11 @@ and one WebSocket per open page for the game itself (the protocol is in docs/web
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -92,6 +94,10 @@ class Server:
 
     def __init__(self, db: str, max_games: int = 100, rate: float = RATE, burst: int = BURST):
         self.hall = Hall(Store(db), max_games=max_games)
+        # Every call into the hall (games, bots, the SQLite file) runs on this one thread, in
+        # turn: a bot that thinks (the search bot) never stalls the pages of other games, and
+        # no two calls ever touch a game at once.
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lifeboat-hall")
         self.rate = (rate, burst)
         self.connections: dict = {}      # game id -> set of Connection
         self.app = _SecurityHeaders(Starlette(routes=[
@@ -103,6 +109,11 @@ class Server:
             WebSocketRoute("/ws", self.websocket),
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ]))
+
+    async def _hall(self, call, *args):
+        """``call(*args)`` on the hall's thread; its answer, or its exception, here."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self.worker, functools.partial(call, *args))
 
     # ------------------------------------------------------------------ HTTP
 
@@ -133,7 +144,8 @@ class Server:
         if type(data) is not dict:
             return _refused(Refusal("malformed", "the body must be a JSON object"), 400)
         try:
-            created = self.hall.create(data.get("ruleset"), data.get("players"), data.get("lang", "en"),
+            created = await self._hall(self.hall.create, data.get("ruleset"), data.get("players"),
+                                       data.get("lang", "en"),
                                        data.get("seats"), data.get("seed"))
         except Refusal as refusal:
             return _refused(refusal, 429 if refusal.code == "limit" else 400)
@@ -161,11 +173,11 @@ class Server:
                 await self._refuse_and_close(socket, Refusal("hello_first"))
                 return
             try:
-                pass_ = self.hall.enter(message.get("token"))
+                pass_ = await self._hall(self.hall.enter, message.get("token"))
             except Refusal as refusal:
                 await self._refuse_and_close(socket, refusal, labels.lang_of(message.get("lang")))
                 return
-            table = self.hall.table(pass_.game_id)
+            table = await self._hall(self.hall.table, pass_.game_id)
             peers = self.connections.setdefault(pass_.game_id, set())
             if len(peers) >= MAX_PER_GAME:
                 await self._refuse_and_close(socket, Refusal("limit", "too many open pages for this game"))
@@ -219,10 +231,11 @@ class Server:
             ref = None          # a move's ``ref`` comes back with its answer (docs/web.md)
         try:
             if kind == "move":
-                self.hall.move(conn.pass_, message.get("seat"), message.get("action"), message.get("offer"))
+                await self._hall(self.hall.move, conn.pass_, message.get("seat"),
+                                 message.get("action"), message.get("offer"))
                 await self._push_game(conn.pass_.game_id, answer=(conn, ref))
             elif kind == "look":
-                pass_ = self.hall.enter(conn.pass_.token)
+                pass_ = await self._hall(self.hall.enter, conn.pass_.token)
                 seat = message.get("seat")
                 if seat is not None and seat not in pass_.seats:
                     raise Refusal("not_your_seat", "this link does not play that seat")
@@ -232,7 +245,8 @@ class Server:
                 conn.lang, conn.since = labels.lang_of(message.get("lang")), 0
                 await self._push(conn)
             elif kind == "manage":
-                self.hall.manage(conn.pass_, message.get("op"), message.get("seat"), message.get("bot"))
+                await self._hall(self.hall.manage, conn.pass_, message.get("op"),
+                                 message.get("seat"), message.get("bot"))
                 await self._push_game(conn.pass_.game_id)
             elif kind == "hello":
                 raise Refusal("malformed", "already connected")
@@ -259,7 +273,8 @@ class Server:
 
     async def _push(self, conn: Connection, full: bool = False, ref=None) -> None:
         try:
-            conn.pass_ = self.hall.enter(conn.pass_.token)   # a replaced link is cut off here
+            # a replaced link is cut off here
+            conn.pass_ = await self._hall(self.hall.enter, conn.pass_.token)
         except Refusal as refusal:
             await self._refuse_and_close(conn.socket, refusal)
             self.connections.get(conn.pass_.game_id, set()).discard(conn)
@@ -267,7 +282,7 @@ class Server:
         if conn.seat is not None and conn.seat not in conn.pass_.seats:
             conn.seat, conn.since = (conn.pass_.seats[0] if conn.pass_.seats else None), 0
         since = 0 if full else conn.since
-        state = self.hall.state(conn.pass_, conn.seat, conn.lang, since)
+        state = await self._hall(self.hall.state, conn.pass_, conn.seat, conn.lang, since)
         state["ui"] = labels.ui(conn.lang) if since == 0 else None
         if ref is not None:
             state["ref"] = ref
