@@ -292,6 +292,8 @@ class ActionSpace:
             offset += block.size
         self.size = offset
         self.encoders = {name: self._compile(block) for name, block in self.blocks.items()}
+        self.numberers = {name: self._compile(block, many=True)
+                          for name, block in self.blocks.items()}
         if offset > self.MAX_ACTIONS:
             raise ValueError(f"the integer action space would have {offset} actions; at most "
                              f"{self.MAX_ACTIONS} (fewer cards, characters or rowing draws)")
@@ -314,26 +316,25 @@ class ActionSpace:
         }[domain]
         return size + 1 if param.optional and not param.alias else size
 
-    def _compile(self, block: Block):
+    def _compile(self, block: Block, many: bool = False):
         """A straight-line encoder of one type's canonical moves (for ``legal_ids``): the
-        same numbers as ``encode``, without its checks (a listed move needs none)."""
+        same numbers as ``encode``, without its checks (a listed move needs none).
+        ``many``: ``number(state, by, atype, listed, out)`` puts ``out[integer] = (atype,
+        values)`` for each values of ``listed`` instead."""
         atype = block.atype
         names = [f"v{i}" for i in range(len(atype.params))]
-        lines = ["def encode(state, by, values):", "    table = state.table"]
-        if names:
-            lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = values")
         number = "0"
         for param, size, var in zip(atype.params, block.sizes, names):
             domain = param.domain
             if atype.open:
-                digit = "table.card_index[" + var + "[0]]" if param.name == "give" else (
+                digit = "card_index[" + var + "[0]]" if param.name == "give" else (
                     "0" if param.name == "take" else f"ci[{var}]")
             elif domain is Domain.CHARACTER:
                 digit = f"ci[{var}]"
             elif domain is Domain.CARD:
-                digit = f"table.card_index[{var}]"
+                digit = f"card_index[{var}]"
             elif domain is Domain.CARD_OR_HAND:
-                digit = f"(0 if {var} == 'hand' else table.card_index[{var}] + 1)"
+                digit = f"(0 if {var} == 'hand' else card_index[{var}] + 1)"
             elif domain is Domain.NAVCARD:
                 digit = f"table.nav_index[{var}]"
             elif domain is Domain.SIDE:
@@ -346,13 +347,28 @@ class ActionSpace:
                 raise ValueError(domain)
             if param.optional and not param.alias:
                 digit = f"(0 if {var} is None else {digit} + 1)"
-            number = f"({number}) * {size} + {digit}"
-        lines.append(f"    return {block.offset} + {number}")
+            number = f"({number}) * {size} + {digit}" if number != "0" else digit
+        unpack = f"{', '.join(names)}{',' if len(names) == 1 else ''} = values" if names else ""
+        if many:
+            lines = ["def number(state, by, atype, listed, out):",
+                     "    table = state.table", "    card_index = table.card_index",
+                     "    for values in listed:"]
+            if unpack:
+                lines.append(f"        {unpack}")
+            lines.append(f"        out[{block.offset} + {number}] = (atype, values)")
+        else:
+            lines = ["def encode(state, by, values):",
+                     "    table = state.table", "    card_index = table.card_index"]
+            if unpack:
+                lines.append(f"    {unpack}")
+            lines.append(f"    return {block.offset} + {number}")
         namespace: dict = {}
         env = {"ci": self.character_index, "pile_mask": _pile_mask,
                "offer_slot": lambda state, by, offer_id: self._slot_in(state.offers, by, offer_id)}
-        exec(compile("\n".join(lines), f"<lifeboat_rules encoder {atype.name}>", "exec"), env, namespace)
-        return namespace["encode"]
+        name = "numberer" if many else "encoder"
+        exec(compile("\n".join(lines), f"<lifeboat_rules {name} {atype.name}>", "exec"), env,
+             namespace)
+        return namespace["number" if many else "encode"]
 
     # values <-> digits
 

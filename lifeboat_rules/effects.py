@@ -67,30 +67,128 @@ CONTAINERS = {
 
 def copy_event(event: dict) -> dict:
     """A copy of an event deep enough that nothing is shared with the log."""
-    copy = event.copy()
-    keys = CONTAINERS.get(event["type"])
-    if keys is None:
-        keys = [k for k, v in copy.items() if type(v) is list or type(v) is dict]
-    for key in keys:
-        value = copy.get(key)
+    copier = COPIERS.get(event["type"])
+    if copier is not None:
+        return copier(event)
+    copy = event.copy()   # a plugin's event: looked through
+    for key, value in copy.items():
         if type(value) is list or type(value) is dict:
             copy[key] = copy_json(value)
     return copy
 
 
+def _copier(keys: tuple):
+    """The copy of an event type whose fields ``keys`` may hold containers."""
+    if not keys:
+        return dict.copy
+
+    def copy_fields(event: dict) -> dict:
+        copy = event.copy()
+        for key in keys:
+            value = copy.get(key)
+            if type(value) is list or type(value) is dict:
+                copy[key] = copy_json(value)
+        return copy
+    return copy_fields
+
+
+def _copy_action(event: dict) -> dict:
+    """An ``action`` event: the action dict holds strings, and lists of them (a pile, the
+    cards of an offer)."""
+    copy = event.copy()
+    action = copy.get("action")
+    if type(action) is dict:
+        action = copy["action"] = action.copy()
+        for key, value in action.items():
+            if type(value) is list or type(value) is dict:
+                action[key] = copy_json(value)
+    elif type(action) is list:
+        copy["action"] = copy_json(action)
+    return copy
+
+
+COPIERS = {kind: _copier(keys) for kind, keys in CONTAINERS.items()}
+COPIERS["action"] = _copy_action
+
+
+def copy_events(events) -> list:
+    """Copies of events (``copy_event`` of each)."""
+    copiers = COPIERS
+    return [(copiers.get(e["type"]) or copy_event)(e) for e in events]
+
+
+def _copy_plain_action(event: dict) -> dict:
+    """An ``action`` event whose action holds no list (most: ``pass``, ``join``...)."""
+    copy = event.copy()
+    copy["action"] = copy["action"].copy()
+    return copy
+
+
+def _flat_lists(mapping: dict) -> tuple | None:
+    """The keys of ``mapping`` holding lists, when those lists hold only strings and every
+    other value is no container; else None."""
+    keys = []
+    for key, value in mapping.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(item) is str for item in value):
+                return None
+            keys.append(key)
+        elif kind is dict:
+            return None
+    return tuple(keys)
+
+
+_SLICERS: dict = {}
+
+
+def _slicer(keys: tuple, inner: str | None = None):
+    """A copy of an event whose lists (all of strings) are at ``keys`` (in its ``inner``
+    mapping, for an action): one per shape, kept."""
+    found = _SLICERS.get((keys, inner))
+    if found is None:
+        if inner is None:
+            def found(event: dict) -> dict:
+                copy = event.copy()
+                for key in keys:
+                    copy[key] = copy[key][:]
+                return copy
+        else:
+            def found(event: dict) -> dict:
+                copy = event.copy()
+                nested = copy[inner] = copy[inner].copy()
+                for key in keys:
+                    nested[key] = nested[key][:]
+                return copy
+        if len(_SLICERS) < 256:   # shapes are few; a forged save's odd ones are not kept
+            _SLICERS[(keys, inner)] = found
+    return found
+
+
+def copier_of(event: dict):
+    """How to copy a logged event, worked out once from its shape (events are not changed
+    once logged): None for a flat one (copied in one step), else a function. Most events
+    are flat, hold lists of ids, or are actions whose action does."""
+    keys = _flat_lists(event)
+    if keys is not None:
+        return _slicer(keys) if keys else None
+    action = event.get("action")
+    if type(action) is dict and event["type"] == "action" and not any(
+            type(v) is list or type(v) is dict for k, v in event.items() if k != "action"):
+        keys = _flat_lists(action)
+        if keys is not None:
+            return _slicer(keys, "action") if keys else _copy_plain_action
+    return copy_json
+
+
 def copy_log(log: list, deep: list) -> list:
     """Copies of every event of a log, done in bulk (the log is long and saved often):
-    ``deep`` lists the indices of the events that hold lists or mappings (``has_containers``),
-    the others are flat and copied in one step."""
+    ``deep`` lists ``(index, copier)`` of the events that hold lists or mappings
+    (``copier_of``), the others are flat and copied in one step."""
     copies = list(map(dict.copy, log))
-    for index in deep:
-        copies[index] = copy_event(log[index])
+    for index, copier in deep:
+        copies[index] = copier(log[index])
     return copies
-
-
-def has_containers(event: dict) -> bool:
-    """Whether an event may hold a list or a mapping (a plugin's event: assume so)."""
-    return CONTAINERS.get(event["type"], None) != ()
 
 
 def emit(game: "Game", event: dict, secret: Secret | None = None) -> dict:

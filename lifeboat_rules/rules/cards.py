@@ -35,6 +35,25 @@ def in_hand(game: "Game", who: str, wanted: Callable[["ProvisionInfo"], object])
     return [c for c in game.state.characters[who].hand if wanted(provisions[kinds[c]])]
 
 
+def holding(game: "Game", who: str, attribute: str) -> list:
+    """The cards ``who`` holds, hand first then face up in front (R-SPEC-1), whose kind has
+    ``attribute`` set (``quenches``, ``chum``...: ``Rules.kinds_with``)."""
+    wanted = game.rules.kinds_with(attribute)
+    kinds = game.state.table.kinds
+    character = game.state.characters[who]
+    found = [c for c in character.hand if kinds[c] in wanted]
+    if character.front:
+        found += [c for c in character.front if kinds[c] in wanted]
+    return found
+
+
+def in_hand_with(game: "Game", who: str, attribute: str) -> list:
+    """The cards in ``who``'s hand whose kind has ``attribute`` set."""
+    wanted = game.rules.kinds_with(attribute)
+    kinds = game.state.table.kinds
+    return [c for c in game.state.characters[who].hand if kinds[c] in wanted]
+
+
 def hand_then_front(game: "Game", who: str, values=None) -> tuple:
     """Where a card an action names by kind is taken from: hand first, then in front."""
     character = game.state.characters[who]

@@ -53,10 +53,9 @@ class FightWindow(Window):
         # a weapon played by a participant is the fight's window action (R-WIN-1)
         if atype.name != "play":
             return Window.claims(self, game, atype, by, values)   # a plugin's type
-        if not self.in_fight(by):
+        if by not in self.attackers and by not in self.defenders:
             return False
-        provisions = game.rules.content.provisions
-        return provisions[game.state.table.kinds[values[0]]].weapon > 0
+        return game.state.table.kinds[values[0]] in game.rules.kinds_with("weapon")
 
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)
