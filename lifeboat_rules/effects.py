@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 MAX_AMOUNT = 1000   # damage or thirsts a hook may answer at once
 
+# enum members looked up once (an enum class's attribute lookup is slow in Python 3.11)
+_HAND, _FRONT, _SUPPLY, _PASSING, _DISCARD = Pile.HAND, Pile.FRONT, Pile.SUPPLY, Pile.PASSING, Pile.DISCARD
+_CURRENT = Deck.CURRENT
+
 
 @attrs.frozen(slots=True)
 class Secret:
@@ -273,15 +277,15 @@ def cards_in(game: "Game", zone: Zone) -> list:
     """The card list of a zone."""
     state = game.state
     pile = zone.pile
-    if pile is Pile.HAND:
+    if pile is _HAND:
         return state.characters[zone.owner].hand
-    if pile is Pile.FRONT:
+    if pile is _FRONT:
         return state.characters[zone.owner].front
-    if pile is Pile.SUPPLY:
+    if pile is _SUPPLY:
         return state.supply
-    if pile is Pile.PASSING:
+    if pile is _PASSING:
         return state.passing
-    if pile is Pile.DISCARD:
+    if pile is _DISCARD:
         return state.discard
     return state.removed
 
@@ -300,12 +304,15 @@ def move(game: "Game", card: str, source: Zone, target: Zone, top: bool = False,
         destination.append(card)
     secret = None
     if not (source.public or target.public):
-        audience = [z.owner for z in (source, target) if z.pile is Pile.HAND]
-        audience.extend(c for c in seen_by if c not in audience)
+        audience = [source.owner] if source.pile is _HAND else []
+        if target.pile is _HAND:
+            audience.append(target.owner)
+        if seen_by:
+            audience.extend(c for c in seen_by if c not in audience)
         secret = Secret(tuple(audience), ("kind",))
     emit(game, {"type": "move", "card": card, "kind": state.table.kinds[card],
                 "from": source.label, "to": target.label}, secret)
-    if source.pile is Pile.FRONT and game.rules.parasol_kinds:
+    if source.pile is _FRONT and game.rules.parasol_kinds:
         _parasol_check(game, source.owner)
 
 
@@ -333,15 +340,15 @@ def move_navigation(game: "Game", card: str, source: Deck, target: Deck,
     secret except to ``seen_by``; ``seen_by=None``: everyone sees it."""
     state = game.state
     source_name, target_name = str.__str__(source), str.__str__(target)
-    if source is Deck.CURRENT:
+    if source is _CURRENT:
         state.current = None
     else:
         getattr(state, source_name).remove(card)
-    if target is Deck.CURRENT:
+    if target is _CURRENT:
         state.current = card
     else:
         getattr(state, target_name).append(card)
-    secret = None if seen_by is None or target is Deck.CURRENT else Secret(tuple(seen_by), ("card",))
+    secret = None if seen_by is None or target is _CURRENT else Secret(tuple(seen_by), ("card",))
     emit(game, {"type": "move", "card": card, "from": source_name, "to": target_name}, secret)
 
 

@@ -19,7 +19,7 @@ from .effects import copier_of, copy_events, copy_log
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
-from .records import Decision, End, Phase, Refusal, short
+from .records import Decision, End, Phase, Refusal, decision, short
 from .rng import Rng
 from .rules import navigation, scoring, setup
 from .rulesets import Ruleset, load_ruleset
@@ -53,7 +53,7 @@ class Game:
         self.space = space
         self.statuses_changed = True     # set by effects: is anyone still alive? (R-END-1)
         self._pending: list = []
-        self._deciders: frozenset = frozenset()
+        self._deciders: tuple = ()           # who is pending (a few: a tuple is quickest)
         self._moves: dict = {}
         self._deep: list = []          # indices of the log's events that hold containers
         self._deep_upto = 0            # how much of the log _deep has looked at
@@ -327,7 +327,7 @@ class Game:
             if not guarded:
                 raise
             self.state, self.secrets, self._pending = saved
-            self._deciders = frozenset(d.by for d in self._pending)
+            self._deciders = tuple(d.by for d in self._pending)
             del self.log[mark:]
             self._deep = [entry for entry in self._deep if entry[0] < mark]
             self._deep_upto = min(self._deep_upto, mark)
@@ -356,7 +356,6 @@ class Game:
         state = self.state
         stack = state.stack
         self._moves = {}
-        make = tuple.__new__   # Decision(c, kind), without the named tuple's Python-level __new__
         while not state.over:
             if self.statuses_changed:
                 self.statuses_changed = False
@@ -372,13 +371,12 @@ class Game:
             else:
                 waiting = top.pending(self)
             if waiting:
-                kind = top.KIND
-                self._pending = [make(Decision, (c, kind)) for c in waiting]
-                self._deciders = frozenset(waiting)
+                self._pending = [decision(c, top.KIND) for c in waiting]
+                self._deciders = tuple(waiting)
                 return
             top.advance(self)
         self._pending = []
-        self._deciders = frozenset()
+        self._deciders = ()
 
     def refresh(self) -> None:
         """Recompute who is pending from the innermost stage (after a game is restored)."""
@@ -388,7 +386,7 @@ class Game:
             self._pending = []
         else:
             self._pending = [Decision(c, top.KIND) for c in top.pending(self)]
-        self._deciders = frozenset(d.by for d in self._pending)
+        self._deciders = tuple(d.by for d in self._pending)
 
     def _next_phase(self) -> None:
         """The phase on the stack is over (or did not take place): begin the next one; after

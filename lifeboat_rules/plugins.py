@@ -378,6 +378,7 @@ class Rules:
     phase_begin: dict = attrs.field(init=False)
     builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
     pass_moves: tuple = attrs.field(init=False)    # (pass, [()]): a passable stage's pass
+    fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
     kind_sets: dict = attrs.field(init=False, factory=dict)   # see ``kinds_with``
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
@@ -422,6 +423,8 @@ class Rules:
         self.phase_begin = dict(self.phases)
         self.builders = {name: compile_builder(atype) for name, atype in self.types.items()}
         self.pass_moves = (self.types["pass"], [()]) if "pass" in self.types else None
+        self.fields = {name: frozenset(["by", "type", *(p.name for p in atype.params)])
+                       for name, atype in self.types.items()}
         self.space = self.space_for(len(self.content.navigation), self.content.card_count)
         # A game applies actions as transactions (a copy to go back to) when code from outside
         # this package takes part; the built-in rules decide before they change anything.

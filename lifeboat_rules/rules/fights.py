@@ -104,10 +104,13 @@ def _join_check(game: "Game", stage: FightWindow, by: str, side: str):
     return None
 
 
+_SIDES = ((Side.ATTACKER.value,), (Side.DEFENDER.value,))
+
+
 def _join_moves(game: "Game", stage: FightWindow, by: str):
-    if stage.in_fight(by):
+    if by in stage.attackers or by in stage.defenders:
         return []
-    return [(Side.ATTACKER.value,), (Side.DEFENDER.value,)]
+    return list(_SIDES)
 
 
 def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
@@ -116,7 +119,7 @@ def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
 
 
 def _join_available(game: "Game", stage: FightWindow, by: str) -> bool:
-    return not stage.in_fight(by)
+    return by not in stage.attackers and by not in stage.defenders
 
 
 JOIN = ActionType("join", "R-FIGHT-2", _join_check, _join_moves, _join_resolve,
