@@ -356,6 +356,8 @@ class ActionSpace:
                 raise ValueError(domain)
             if param.optional and not param.alias:
                 digit = f"(0 if {var} is None else {digit} + 1)"
+            if size == 1 and digit == "0":
+                continue   # a digit that is always 0 (an offer's canonical take)
             number = f"({number}) * {size} + {digit}" if number != "0" else digit
         unpack = f"{', '.join(names)}{',' if len(names) == 1 else ''} = values" if names else ""
         if many:

@@ -121,11 +121,20 @@ def copy_events(events) -> list:
     return [(copiers.get(e["type"]) or copy_event)(e) for e in events]
 
 
-def _copy_plain_action(event: dict) -> dict:
+# Copies of a whole log (``to_dict``, ``Game.events``): every event is copied shallow in one
+# step, then the copies of those holding lists or mappings are finished in place, each by the
+# finisher its shape calls for (worked out once per event: events are not changed once
+# logged).
+
+def _finish_plain_action(copy: dict) -> None:
     """An ``action`` event whose action holds no list (most: ``pass``, ``join``...)."""
-    copy = event.copy()
     copy["action"] = copy["action"].copy()
-    return copy
+
+
+def _finish_any(copy: dict) -> None:
+    for key, value in copy.items():
+        if type(value) is list or type(value) is dict:
+            copy[key] = copy_json(value)
 
 
 def _flat_lists(mapping: dict) -> tuple | None:
@@ -143,55 +152,49 @@ def _flat_lists(mapping: dict) -> tuple | None:
     return tuple(keys)
 
 
-_SLICERS: dict = {}
+_FINISHERS: dict = {}
 
 
-def _slicer(keys: tuple, inner: str | None = None):
-    """A copy of an event whose lists (all of strings) are at ``keys`` (in its ``inner``
-    mapping, for an action): one per shape, kept."""
-    found = _SLICERS.get((keys, inner))
+def _lists_finisher(keys: tuple, inner: str | None = None):
+    """The finisher of an event whose lists (all of strings) are at ``keys`` (in its
+    ``inner`` mapping, for an action): one per shape, kept."""
+    found = _FINISHERS.get((keys, inner))
     if found is None:
         if inner is None:
-            def found(event: dict) -> dict:
-                copy = event.copy()
+            def found(copy: dict) -> None:
                 for key in keys:
                     copy[key] = copy[key][:]
-                return copy
         else:
-            def found(event: dict) -> dict:
-                copy = event.copy()
+            def found(copy: dict) -> None:
                 nested = copy[inner] = copy[inner].copy()
                 for key in keys:
                     nested[key] = nested[key][:]
-                return copy
-        if len(_SLICERS) < 256:   # shapes are few; a forged save's odd ones are not kept
-            _SLICERS[(keys, inner)] = found
+        if len(_FINISHERS) < 256:   # shapes are few; a forged save's odd ones are not kept
+            _FINISHERS[(keys, inner)] = found
     return found
 
 
-def copier_of(event: dict):
-    """How to copy a logged event, worked out once from its shape (events are not changed
-    once logged): None for a flat one (copied in one step), else a function. Most events
-    are flat, hold lists of ids, or are actions whose action does."""
+def finisher_of(event: dict):
+    """How to finish a shallow copy of a logged event into a copy sharing nothing with it:
+    None for a flat event, else a function changing the copy in place."""
     keys = _flat_lists(event)
     if keys is not None:
-        return _slicer(keys) if keys else None
+        return _lists_finisher(keys) if keys else None
     action = event.get("action")
     if type(action) is dict and event["type"] == "action" and not any(
             type(v) is list or type(v) is dict for k, v in event.items() if k != "action"):
         keys = _flat_lists(action)
         if keys is not None:
-            return _slicer(keys, "action") if keys else _copy_plain_action
-    return copy_json
+            return _lists_finisher(keys, "action") if keys else _finish_plain_action
+    return _finish_any
 
 
 def copy_log(log: list, deep: list) -> list:
-    """Copies of every event of a log, done in bulk (the log is long and saved often):
-    ``deep`` lists ``(index, copier)`` of the events that hold lists or mappings
-    (``copier_of``), the others are flat and copied in one step."""
+    """Copies of every event of a log, sharing nothing with it: ``deep`` lists ``(index,
+    finisher)`` of the events that hold lists or mappings (``finisher_of``)."""
     copies = list(map(dict.copy, log))
-    for index, copier in deep:
-        copies[index] = copier(log[index])
+    for index, finish in deep:
+        finish(copies[index])
     return copies
 
 

@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from . import determinize as determinizing, effects, saving, views
-from .effects import copier_of, copy_events, copy_log
+from .effects import copy_events, copy_log, finisher_of
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
@@ -86,15 +86,15 @@ class Game:
         return copy_log(self.log, self.deep_events())
 
     def deep_events(self) -> list:
-        """``(index, copier)`` of the log's events that hold lists or mappings (brought up
-        to date; ``effects.copier_of``): copies of the others are one step
+        """``(index, finisher)`` of the log's events that hold lists or mappings (brought
+        up to date; ``effects.finisher_of``): copies of the others are one step
         (``effects.copy_log``)."""
         log = self.log
         deep = self._deep
         for index in range(self._deep_upto, len(log)):
-            copier = copier_of(log[index])
-            if copier is not None:
-                deep.append((index, copier))
+            finish = finisher_of(log[index])
+            if finish is not None:
+                deep.append((index, finish))
         self._deep_upto = len(log)
         return deep
 
@@ -319,7 +319,7 @@ class Game:
                 if atype.name == "pass":
                     # a pass changes nothing but who has passed (R-WIN-2): the others
                     # pending stay pending, and nobody else becomes so
-                    hint = [c.by for c in self._pending if c.by != by]
+                    hint = [c for c in self._deciders if c != by]
                 else:
                     stage.after(self, atype, by, values)
             self._run(hint)
@@ -336,7 +336,13 @@ class Game:
             if error is exc:
                 raise
             raise error from exc
-        return copy_events(self.log[mark:])
+        log = self.log
+        if atype.name in rules.flat_actions and rules.event_hook is None:
+            # the action event, which no plugin has seen, holds a dict of strings
+            events = copy_events(log[mark + 1:])
+            events.insert(0, {"type": "action", "action": log[mark]["action"].copy()})
+            return events
+        return copy_events(log[mark:])
 
     def _action_secret(self, atype: ActionType, by: str, values: tuple) -> Secret | None:
         """Fields of an action only its actor (and whom it names) may see: the pile a rower

@@ -379,6 +379,7 @@ class Rules:
     builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
     pass_moves: tuple = attrs.field(init=False)    # (pass, [()]): a passable stage's pass
     fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
+    flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
     kind_sets: dict = attrs.field(init=False, factory=dict)   # see ``kinds_with``
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
@@ -425,6 +426,9 @@ class Rules:
         self.pass_moves = (self.types["pass"], [()]) if "pass" in self.types else None
         self.fields = {name: frozenset(["by", "type", *(p.name for p in atype.params)])
                        for name, atype in self.types.items()}
+        self.flat_actions = frozenset(
+            name for name, atype in self.types.items()
+            if not any(p.domain in (Domain.PILE, Domain.CARDS) for p in atype.params))
         self.space = self.space_for(len(self.content.navigation), self.content.card_count)
         # A game applies actions as transactions (a copy to go back to) when code from outside
         # this package takes part; the built-in rules decide before they change anything.

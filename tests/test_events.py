@@ -6,7 +6,7 @@ import pytest
 
 import lifeboat_rules as lr
 from lifeboat_rules.bots import RandomPlayer
-from lifeboat_rules.effects import CONTAINERS, copier_of, copy_event, copy_log
+from lifeboat_rules.effects import CONTAINERS, finisher_of, copy_event, copy_log
 
 RULESETS = ["classic", "cannibalism", "shark", "quick", "single_card_rowing",
             {"expansions": ["cannibalism"], "variants": ["shark", "quick", "single_card_rowing"]},
@@ -87,16 +87,31 @@ LOGGED = [
 
 @pytest.mark.parametrize("event", LOGGED)
 def test_a_logged_event_is_copied_sharing_nothing(event):
-    """``to_dict`` copies the log by each event's shape (``effects.copier_of``): whatever the
+    """``to_dict`` copies the log by each event's shape (``effects.finisher_of``): whatever the
     shape, the copy equals the event and shares no list or mapping with it."""
-    copier = copier_of(event)
-    copies = copy_log([event], [] if copier is None else [(0, copier)])
+    finish = finisher_of(event)
+    copies = copy_log([event], [] if finish is None else [(0, finish)])
     shares_nothing(copies[0], event)
 
 
 def test_saved_logs_share_nothing_with_the_game():
+    """The same for every event of played games, and ``to_dict`` gives that copy."""
     for log in played_logs(2):
-        copies = copy_log(log, [(i, c) for i, e in enumerate(log) if (c := copier_of(e))])
+        copies = copy_log(log, [(i, c) for i, e in enumerate(log) if (c := finisher_of(e))])
         assert len(copies) == len(log)
         for copy, event in zip(copies, log):
             shares_nothing(copy, event)
+
+
+def test_to_dict_and_events_copy_the_whole_log():
+    ruleset = lr.load_ruleset("classic")
+    game = lr.new_game(ruleset, players=5, seed=3)
+    bot = RandomPlayer(3, free_rate=0.2)
+    for _ in range(3):
+        for _ in range(40):
+            if not game.over:
+                game.apply(bot.act(game))
+        for copy in (game.to_dict()["log"], game.events):   # the finishers are kept between
+            assert len(copy) == len(game.log)
+            for mine, theirs in zip(copy, game.log):
+                shares_nothing(mine, theirs)
