@@ -91,11 +91,11 @@ def _copy_card(card: dict) -> dict:
     """A navigation card's data: flags, and two selections (a list of ids, ``all``, or a
     small mapping)."""
     copy = card.copy()
-    for key, value in card.items():
-        if type(value) is list:
-            copy[key] = value[:]
-        elif type(value) is dict:
-            copy[key] = copy_json(value)
+    for key, item in card.items():
+        if type(item) is list:
+            copy[key] = item[:]
+        elif type(item) is dict:
+            copy[key] = copy_json(item)
     return copy
 
 

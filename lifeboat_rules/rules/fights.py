@@ -55,7 +55,9 @@ class FightWindow(Window):
             return Window.claims(self, game, atype, by, values)   # a plugin's type
         if by not in self.attackers and by not in self.defenders:
             return False
-        return game.state.table.kinds[values[0]] in game.rules.kinds_with("weapon")
+        rules = game.rules
+        weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
+        return game.state.table.kinds[values[0]] in weapons
 
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)
