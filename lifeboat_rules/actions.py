@@ -43,6 +43,14 @@ class Domain(Word):
     CARDS = "cards"                # card ids or kinds (a trade offer's give and take)
 
 
+# the members looked up once: an enum class's attribute lookup is slow in Python 3.11, and
+# parsing and numbering moves ask for them all the time
+_CHARACTER, _CARD, _CARD_OR_HAND, _NAVCARD, _PILE, _SIDE, _OFFER, _CARDS = (
+    Domain.CHARACTER, Domain.CARD, Domain.CARD_OR_HAND, Domain.NAVCARD, Domain.PILE, Domain.SIDE,
+    Domain.OFFER, Domain.CARDS)
+_SIDES = (Side.ATTACKER.value, Side.DEFENDER.value)
+
+
 @attrs.frozen(slots=True)
 class Param:
     """A field of an action.
@@ -142,10 +150,11 @@ def parse(game, action) -> tuple[ActionType, str, tuple]:
     if type(by) is not str or by not in state.characters:
         raise Malformed(f"unknown character {short(by)} (in play: {', '.join(state.characters)})")
     params = atype.params
-    for key in action:
-        if key != "by" and key != "type" and not any(p.name == key for p in params):
-            fields = ", ".join(p.name for p in params) or "none"
-            raise Malformed(f"{kind} has no field {short(key)} (fields: {fields})")
+    if not rules.fields[kind].issuperset(action):
+        for key in action:
+            if key != "by" and key != "type" and not any(p.name == key for p in params):
+                fields = ", ".join(p.name for p in params) or "none"
+                raise Malformed(f"{kind} has no field {short(key)} (fields: {fields})")
     values: list = []
     for param in params:
         if param.name not in action:
@@ -161,34 +170,34 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
     state = game.state
     domain = param.domain
     where = f"{atype.name}.{param.name}"
-    if domain is Domain.PILE or domain is Domain.CARDS:
+    if domain is _PILE or domain is _CARDS:
         if type(raw) is not list or len(raw) > MAX_LIST or not all(_text(v) for v in raw):
             raise Malformed(f"{where} must be a list of card ids, not {short(raw)}")
         for ref in raw:
-            if domain is Domain.CARDS and ref not in state.table.kinds and ref not in game.rules.content.provisions:
+            if domain is _CARDS and ref not in state.table.kinds and ref not in game.rules.content.provisions:
                 raise Malformed(f"unknown card {short(ref)} (a card id of this game or a provision kind)")
-            if domain is Domain.PILE and ref not in state.table.navcards:
+            if domain is _PILE and ref not in state.table.navcards:
                 raise Malformed(f"unknown navigation card {short(ref)}")
-        if domain is Domain.PILE and len(set(raw)) == len(raw) and all(c in state.drawn for c in raw):
+        if domain is _PILE and len(set(raw)) == len(raw) and all(c in state.drawn for c in raw):
             return [c for c in state.drawn if c in raw]   # any order: the cards go in the order drawn
         return list(raw)
     if not _text(raw):
         raise Malformed(f"{where} must be a short string, not {short(raw)}")
-    if domain is Domain.CHARACTER:
+    if domain is _CHARACTER:
         if raw not in state.characters:
             raise Malformed(f"unknown character {short(raw)}")
         return raw
-    if domain is Domain.SIDE:
-        if raw not in (Side.ATTACKER.value, Side.DEFENDER.value):
+    if domain is _SIDE:
+        if raw not in _SIDES:
             raise Malformed("side must be 'attacker' or 'defender'")
         return raw
-    if domain is Domain.NAVCARD:
+    if domain is _NAVCARD:
         if raw not in state.table.navcards:
             raise Malformed(f"unknown navigation card {short(raw)}")
         return raw
-    if domain is Domain.OFFER:
+    if domain is _OFFER:
         return raw
-    if domain is Domain.CARD_OR_HAND and raw == "hand":
+    if domain is _CARD_OR_HAND and raw == "hand":
         return raw
     # a card: an instance id, or a kind meaning the first such card where it is taken from
     kinds = state.table.kinds
@@ -292,6 +301,8 @@ class ActionSpace:
             offset += block.size
         self.size = offset
         self.encoders = {name: self._compile(block) for name, block in self.blocks.items()}
+        self.numberers = {name: self._compile(block, many=True)
+                          for name, block in self.blocks.items()}
         if offset > self.MAX_ACTIONS:
             raise ValueError(f"the integer action space would have {offset} actions; at most "
                              f"{self.MAX_ACTIONS} (fewer cards, characters or rowing draws)")
@@ -314,26 +325,25 @@ class ActionSpace:
         }[domain]
         return size + 1 if param.optional and not param.alias else size
 
-    def _compile(self, block: Block):
+    def _compile(self, block: Block, many: bool = False):
         """A straight-line encoder of one type's canonical moves (for ``legal_ids``): the
-        same numbers as ``encode``, without its checks (a listed move needs none)."""
+        same numbers as ``encode``, without its checks (a listed move needs none).
+        ``many``: ``number(state, by, atype, listed, out)`` puts ``out[integer] = (atype,
+        values)`` for each values of ``listed`` instead."""
         atype = block.atype
         names = [f"v{i}" for i in range(len(atype.params))]
-        lines = ["def encode(state, by, values):", "    table = state.table"]
-        if names:
-            lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = values")
         number = "0"
         for param, size, var in zip(atype.params, block.sizes, names):
             domain = param.domain
             if atype.open:
-                digit = "table.card_index[" + var + "[0]]" if param.name == "give" else (
+                digit = "card_index[" + var + "[0]]" if param.name == "give" else (
                     "0" if param.name == "take" else f"ci[{var}]")
             elif domain is Domain.CHARACTER:
                 digit = f"ci[{var}]"
             elif domain is Domain.CARD:
-                digit = f"table.card_index[{var}]"
+                digit = f"card_index[{var}]"
             elif domain is Domain.CARD_OR_HAND:
-                digit = f"(0 if {var} == 'hand' else table.card_index[{var}] + 1)"
+                digit = f"(0 if {var} == 'hand' else card_index[{var}] + 1)"
             elif domain is Domain.NAVCARD:
                 digit = f"table.nav_index[{var}]"
             elif domain is Domain.SIDE:
@@ -346,13 +356,30 @@ class ActionSpace:
                 raise ValueError(domain)
             if param.optional and not param.alias:
                 digit = f"(0 if {var} is None else {digit} + 1)"
-            number = f"({number}) * {size} + {digit}"
-        lines.append(f"    return {block.offset} + {number}")
+            if size == 1 and digit == "0":
+                continue   # a digit that is always 0 (an offer's canonical take)
+            number = f"({number}) * {size} + {digit}" if number != "0" else digit
+        unpack = f"{', '.join(names)}{',' if len(names) == 1 else ''} = values" if names else ""
+        if many:
+            lines = ["def number(state, by, atype, listed, out):",
+                     "    table = state.table", "    card_index = table.card_index",
+                     "    for values in listed:"]
+            if unpack:
+                lines.append(f"        {unpack}")
+            lines.append(f"        out[{block.offset} + {number}] = (atype, values)")
+        else:
+            lines = ["def encode(state, by, values):",
+                     "    table = state.table", "    card_index = table.card_index"]
+            if unpack:
+                lines.append(f"    {unpack}")
+            lines.append(f"    return {block.offset} + {number}")
         namespace: dict = {}
         env = {"ci": self.character_index, "pile_mask": _pile_mask,
                "offer_slot": lambda state, by, offer_id: self._slot_in(state.offers, by, offer_id)}
-        exec(compile("\n".join(lines), f"<lifeboat_rules encoder {atype.name}>", "exec"), env, namespace)
-        return namespace["encode"]
+        name = "numberer" if many else "encoder"
+        exec(compile("\n".join(lines), f"<lifeboat_rules {name} {atype.name}>", "exec"), env,
+             namespace)
+        return namespace["number" if many else "encode"]
 
     # values <-> digits
 
@@ -374,27 +401,27 @@ class ActionSpace:
         shift = 1 if none_slot else 0
         domain = param.domain
         table = game.state.table
-        if domain is Domain.CHARACTER:
+        if domain is _CHARACTER:
             index = self.character_index.get(value)
-        elif domain is Domain.CARD:
+        elif domain is _CARD:
             index = table.card_index.get(value)
-        elif domain is Domain.CARD_OR_HAND:
+        elif domain is _CARD_OR_HAND:
             index = 0 if value == "hand" else (
                 None if value not in table.card_index else table.card_index[value] + 1)
-        elif domain is Domain.NAVCARD:
+        elif domain is _NAVCARD:
             index = table.nav_index.get(value)
-        elif domain is Domain.SIDE:
-            index = 0 if value == Side.ATTACKER else 1
-        elif domain is Domain.PILE:
+        elif domain is _SIDE:
+            index = 0 if value == _SIDES[0] else 1
+        elif domain is _PILE:
             drawn = game.state.drawn
             index = 0
             for card in value:
                 if card not in drawn:
                     return None
                 index |= 1 << drawn.index(card)
-        elif domain is Domain.OFFER:
+        elif domain is _OFFER:
             index = self._offer_slot(game, by, value)
-        elif domain is Domain.CARDS:
+        elif domain is _CARDS:
             if param.name == "take":
                 return 0 if value == [] else None
             index = table.card_index.get(value[0]) if len(value) == 1 else None
@@ -444,32 +471,32 @@ class ActionSpace:
             digit -= 1
         domain = param.domain
         state = game.state
-        if domain is Domain.CHARACTER:
+        if domain is _CHARACTER:
             value = self.characters[digit]
             return value if value in state.characters else _NOTHING
-        if domain is Domain.CARD or domain is Domain.CARD_OR_HAND:
-            if domain is Domain.CARD_OR_HAND:
+        if domain is _CARD or domain is _CARD_OR_HAND:
+            if domain is _CARD_OR_HAND:
                 if digit == 0:
                     return "hand"
                 digit -= 1
             ids = state.table.card_ids
             return ids[digit] if digit < len(ids) else _NOTHING
-        if domain is Domain.NAVCARD:
+        if domain is _NAVCARD:
             ids = state.table.nav_ids
             return ids[digit] if digit < len(ids) else _NOTHING
-        if domain is Domain.SIDE:
-            return Side.ATTACKER.value if digit == 0 else Side.DEFENDER.value
-        if domain is Domain.PILE:
+        if domain is _SIDE:
+            return _SIDES[0] if digit == 0 else _SIDES[1]
+        if domain is _PILE:
             drawn = state.drawn
             if digit >> len(drawn):
                 return _NOTHING
             return [card for i, card in enumerate(drawn) if digit >> i & 1]
-        if domain is Domain.OFFER:
+        if domain is _OFFER:
             offerer = self.characters[digit // MAX_OPEN_OFFERS]
             place = digit % MAX_OPEN_OFFERS
             mine = [o for o in state.offers if o.to == by and o.by == offerer]
             return mine[place].id if place < len(mine) else _NOTHING
-        if domain is Domain.CARDS:
+        if domain is _CARDS:
             if param.name == "take":
                 return []
             ids = state.table.card_ids

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 MAX_AMOUNT = 1000   # damage or thirsts a hook may answer at once
 
+# enum members looked up once (an enum class's attribute lookup is slow in Python 3.11)
+_HAND, _FRONT, _SUPPLY, _PASSING, _DISCARD = Pile.HAND, Pile.FRONT, Pile.SUPPLY, Pile.PASSING, Pile.DISCARD
+_CURRENT = Deck.CURRENT
+
 
 @attrs.frozen(slots=True)
 class Secret:
@@ -67,30 +71,131 @@ CONTAINERS = {
 
 def copy_event(event: dict) -> dict:
     """A copy of an event deep enough that nothing is shared with the log."""
-    copy = event.copy()
-    keys = CONTAINERS.get(event["type"])
-    if keys is None:
-        keys = [k for k, v in copy.items() if type(v) is list or type(v) is dict]
-    for key in keys:
-        value = copy.get(key)
+    copier = COPIERS.get(event["type"])
+    if copier is not None:
+        return copier(event)
+    copy = event.copy()   # a plugin's event: looked through
+    for key, value in copy.items():
         if type(value) is list or type(value) is dict:
             copy[key] = copy_json(value)
     return copy
 
 
+def _copier(keys: tuple):
+    """The copy of an event type whose fields ``keys`` may hold containers."""
+    if not keys:
+        return dict.copy
+
+    def copy_fields(event: dict) -> dict:
+        copy = event.copy()
+        for key in keys:
+            value = copy.get(key)
+            if type(value) is list or type(value) is dict:
+                copy[key] = copy_json(value)
+        return copy
+    return copy_fields
+
+
+def _copy_action(event: dict) -> dict:
+    """An ``action`` event: the action dict holds strings, and lists of them (a pile, the
+    cards of an offer)."""
+    copy = event.copy()
+    action = copy.get("action")
+    if type(action) is dict:
+        action = copy["action"] = action.copy()
+        for key, value in action.items():
+            if type(value) is list or type(value) is dict:
+                action[key] = copy_json(value)
+    elif type(action) is list:
+        copy["action"] = copy_json(action)
+    return copy
+
+
+COPIERS = {kind: _copier(keys) for kind, keys in CONTAINERS.items()}
+COPIERS["action"] = _copy_action
+
+
+def copy_events(events) -> list:
+    """Copies of events (``copy_event`` of each)."""
+    copiers = COPIERS
+    return [(copiers.get(e["type"]) or copy_event)(e) for e in events]
+
+
+# Copies of a whole log (``to_dict``, ``Game.events``): every event is copied shallow in one
+# step, then the copies of those holding lists or mappings are finished in place, each by the
+# finisher its shape calls for (worked out once per event: events are not changed once
+# logged).
+
+def _finish_plain_action(copy: dict) -> None:
+    """An ``action`` event whose action holds no list (most: ``pass``, ``join``...)."""
+    copy["action"] = copy["action"].copy()
+
+
+def _finish_any(copy: dict) -> None:
+    for key, value in copy.items():
+        if type(value) is list or type(value) is dict:
+            copy[key] = copy_json(value)
+
+
+def _flat_lists(mapping: dict) -> tuple | None:
+    """The keys of ``mapping`` holding lists, when those lists hold only strings and every
+    other value is no container; else None."""
+    keys = []
+    for key, value in mapping.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(item) is str for item in value):
+                return None
+            keys.append(key)
+        elif kind is dict:
+            return None
+    return tuple(keys)
+
+
+_FINISHERS: dict = {}
+
+
+def _lists_finisher(keys: tuple, inner: str | None = None):
+    """The finisher of an event whose lists (all of strings) are at ``keys`` (in its
+    ``inner`` mapping, for an action): one per shape, kept."""
+    found = _FINISHERS.get((keys, inner))
+    if found is None:
+        if inner is None:
+            def found(copy: dict) -> None:
+                for key in keys:
+                    copy[key] = copy[key][:]
+        else:
+            def found(copy: dict) -> None:
+                nested = copy[inner] = copy[inner].copy()
+                for key in keys:
+                    nested[key] = nested[key][:]
+        if len(_FINISHERS) < 256:   # shapes are few; a forged save's odd ones are not kept
+            _FINISHERS[(keys, inner)] = found
+    return found
+
+
+def finisher_of(event: dict):
+    """How to finish a shallow copy of a logged event into a copy sharing nothing with it:
+    None for a flat event, else a function changing the copy in place."""
+    keys = _flat_lists(event)
+    if keys is not None:
+        return _lists_finisher(keys) if keys else None
+    action = event.get("action")
+    if type(action) is dict and event["type"] == "action" and not any(
+            type(v) is list or type(v) is dict for k, v in event.items() if k != "action"):
+        keys = _flat_lists(action)
+        if keys is not None:
+            return _lists_finisher(keys, "action") if keys else _finish_plain_action
+    return _finish_any
+
+
 def copy_log(log: list, deep: list) -> list:
-    """Copies of every event of a log, done in bulk (the log is long and saved often):
-    ``deep`` lists the indices of the events that hold lists or mappings (``has_containers``),
-    the others are flat and copied in one step."""
+    """Copies of every event of a log, sharing nothing with it: ``deep`` lists ``(index,
+    finisher)`` of the events that hold lists or mappings (``finisher_of``)."""
     copies = list(map(dict.copy, log))
-    for index in deep:
-        copies[index] = copy_event(log[index])
+    for index, finish in deep:
+        finish(copies[index])
     return copies
-
-
-def has_containers(event: dict) -> bool:
-    """Whether an event may hold a list or a mapping (a plugin's event: assume so)."""
-    return CONTAINERS.get(event["type"], None) != ()
 
 
 def emit(game: "Game", event: dict, secret: Secret | None = None) -> dict:
@@ -175,15 +280,15 @@ def cards_in(game: "Game", zone: Zone) -> list:
     """The card list of a zone."""
     state = game.state
     pile = zone.pile
-    if pile is Pile.HAND:
+    if pile is _HAND:
         return state.characters[zone.owner].hand
-    if pile is Pile.FRONT:
+    if pile is _FRONT:
         return state.characters[zone.owner].front
-    if pile is Pile.SUPPLY:
+    if pile is _SUPPLY:
         return state.supply
-    if pile is Pile.PASSING:
+    if pile is _PASSING:
         return state.passing
-    if pile is Pile.DISCARD:
+    if pile is _DISCARD:
         return state.discard
     return state.removed
 
@@ -202,12 +307,15 @@ def move(game: "Game", card: str, source: Zone, target: Zone, top: bool = False,
         destination.append(card)
     secret = None
     if not (source.public or target.public):
-        audience = [z.owner for z in (source, target) if z.pile is Pile.HAND]
-        audience.extend(c for c in seen_by if c not in audience)
+        audience = [source.owner] if source.pile is _HAND else []
+        if target.pile is _HAND:
+            audience.append(target.owner)
+        if seen_by:
+            audience.extend(c for c in seen_by if c not in audience)
         secret = Secret(tuple(audience), ("kind",))
     emit(game, {"type": "move", "card": card, "kind": state.table.kinds[card],
                 "from": source.label, "to": target.label}, secret)
-    if source.pile is Pile.FRONT and game.rules.parasol_kinds:
+    if source.pile is _FRONT and game.rules.parasol_kinds:
         _parasol_check(game, source.owner)
 
 
@@ -235,15 +343,15 @@ def move_navigation(game: "Game", card: str, source: Deck, target: Deck,
     secret except to ``seen_by``; ``seen_by=None``: everyone sees it."""
     state = game.state
     source_name, target_name = str.__str__(source), str.__str__(target)
-    if source is Deck.CURRENT:
+    if source is _CURRENT:
         state.current = None
     else:
         getattr(state, source_name).remove(card)
-    if target is Deck.CURRENT:
+    if target is _CURRENT:
         state.current = card
     else:
         getattr(state, target_name).append(card)
-    secret = None if seen_by is None or target is Deck.CURRENT else Secret(tuple(seen_by), ("card",))
+    secret = None if seen_by is None or target is _CURRENT else Secret(tuple(seen_by), ("card",))
     emit(game, {"type": "move", "card": card, "from": source_name, "to": target_name}, secret)
 
 

@@ -15,11 +15,11 @@ import os
 from typing import Any
 
 from . import determinize as determinizing, effects, saving, views
-from .effects import copy_event, copy_log, has_containers
+from .effects import copy_events, copy_log, finisher_of
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
-from .records import Decision, End, Phase, Refusal, short
+from .records import Decision, End, Phase, Refusal, decision, short
 from .rng import Rng
 from .rules import navigation, scoring, setup
 from .rulesets import Ruleset, load_ruleset
@@ -53,7 +53,7 @@ class Game:
         self.space = space
         self.statuses_changed = True     # set by effects: is anyone still alive? (R-END-1)
         self._pending: list = []
-        self._deciders: frozenset = frozenset()
+        self._deciders: tuple = ()           # who is pending (a few: a tuple is quickest)
         self._moves: dict = {}
         self._deep: list = []          # indices of the log's events that hold containers
         self._deep_upto = 0            # how much of the log _deep has looked at
@@ -86,13 +86,15 @@ class Game:
         return copy_log(self.log, self.deep_events())
 
     def deep_events(self) -> list:
-        """Indices of the log's events that hold lists or mappings (brought up to date):
-        copies of the others are one step (``effects.copy_log``)."""
+        """``(index, finisher)`` of the log's events that hold lists or mappings (brought
+        up to date; ``effects.finisher_of``): copies of the others are one step
+        (``effects.copy_log``)."""
         log = self.log
         deep = self._deep
         for index in range(self._deep_upto, len(log)):
-            if has_containers(log[index]):
-                deep.append(index)
+            finish = finisher_of(log[index])
+            if finish is not None:
+                deep.append((index, finish))
         self._deep_upto = len(log)
         return deep
 
@@ -109,44 +111,65 @@ class Game:
         change). The one listing behind ``legal_actions`` and ``legal_ids``."""
         if type(by) is not str:   # not a character id (and maybe not hashable): no move
             return []
-        found = self._moves.get(by)
-        if found is not None:
-            return found
+        key = ("moves", by)
+        found = self._moves.get(key)
+        if found is None:
+            found = [(atype, values) for atype, listed in self._listing(by) for values in listed]
+            if by in self.state.characters:
+                self._moves[key] = found
+        return found
+
+    def _listing(self, by: str) -> list | tuple:
+        """``moves(by)`` grouped by type: ``[(ActionType, [values, ...])]``, types in the
+        order they are listed, none without a move (cached until the next change)."""
+        groups = self._moves.get(by)
+        if groups is not None:
+            return groups
         state = self.state
         character = state.characters.get(by)
         if character is None or state.over:
-            return []
-        found = []
+            return ()
+        groups = []
         rules = self.rules
-        stage = state.stack[-1] if state.stack else None
+        stack = state.stack
+        stage = stack[-1] if stack else None
         deciding = by in self._deciders
         if deciding:
             if stage.PASSABLE:
-                found.append((rules.types["pass"], ()))
+                groups.append(rules.pass_moves)
             for atype in rules.kind_types.get(stage.KIND, ()):
-                for values in atype.moves(self, stage, by):
-                    found.append((atype, values))
+                listed = atype.moves(self, stage, by)
+                if type(listed) is not list:
+                    listed = list(listed)
+                if listed:
+                    groups.append((atype, listed))
         if character.awake:
-            free = [(atype, values) for atype in rules.free_types
-                    for values in atype.moves(self, stage, by)]
-            window = stage if isinstance(stage, Window) and not deciding else None
+            window = stage if not deciding and isinstance(stage, Window) else None
             claimed = window.claimed(self) if window is not None else ()
-            if claimed:
-                claims = window.claims
-                found.extend(m for m in free if m[0].name not in claimed
-                             or not claims(self, m[0], by, m[1]))   # window actions (R-WIN-2)
-            else:
-                found.extend(free)
+            for atype in rules.free_types:
+                listed = atype.moves(self, stage, by)
+                if type(listed) is not list:
+                    listed = list(listed)
+                if listed and claimed and atype.name in claimed:
+                    claims = window.claims   # window actions are not free here (R-WIN-2)
+                    listed = [values for values in listed if not claims(self, atype, by, values)]
+                if listed:
+                    groups.append((atype, listed))
         if rules.refuse_hook is not None:
-            found = [(t, v) for t, v in found if self._plugin_refusal(t, by, v) is None]
-        self._moves[by] = found
-        return found
+            allowed = self._plugin_refusal
+            groups = [(atype, kept) for atype, listed in groups
+                      for kept in ([v for v in listed if allowed(atype, by, v) is None],) if kept]
+        self._moves[by] = groups
+        return groups
 
     def legal_actions(self, character: str) -> list:
         """Every action ``character`` may apply now, one dict per distinct move (cards by
         instance id, optional fields always given or always left out)."""
+        if type(character) is not str:
+            return []
         builders = self.rules.builders
-        return [builders[atype.name](character, values) for atype, values in self.moves(character)]
+        return [build(character, values) for atype, listed in self._listing(character)
+                for build in (builders[atype.name],) for values in listed]
 
     def verdict(self, atype: ActionType, by: str, values: tuple) -> Refusal | None:
         """Why the move is not legal now, or None: the one decision ``apply`` and
@@ -216,11 +239,11 @@ class Game:
         key = ("ids", character)
         found = self._moves.get(key)
         if found is None:
-            encoders = self.space.encoders
+            number = self.space.numberers
             state = self.state
-            found = self._moves[key] = {
-                encoders[atype.name](state, character, values): (atype, values)
-                for atype, values in self.moves(character)}
+            found = self._moves[key] = {}
+            for atype, listed in self._listing(character):
+                number[atype.name](state, character, atype, listed, found)
         return found
 
     def action_id(self, action: Any) -> int:
@@ -296,7 +319,7 @@ class Game:
                 if atype.name == "pass":
                     # a pass changes nothing but who has passed (R-WIN-2): the others
                     # pending stay pending, and nobody else becomes so
-                    hint = [c.by for c in self._pending if c.by != by]
+                    hint = [c for c in self._deciders if c != by]
                 else:
                     stage.after(self, atype, by, values)
             self._run(hint)
@@ -304,16 +327,22 @@ class Game:
             if not guarded:
                 raise
             self.state, self.secrets, self._pending = saved
-            self._deciders = frozenset(d.by for d in self._pending)
+            self._deciders = tuple(d.by for d in self._pending)
             del self.log[mark:]
-            self._deep = [index for index in self._deep if index < mark]
+            self._deep = [entry for entry in self._deep if entry[0] < mark]
             self._deep_upto = min(self._deep_upto, mark)
             self._moves = {}
             error = rules.plugin_error(exc, f"applying {atype.name}")
             if error is exc:
                 raise
             raise error from exc
-        return [copy_event(e) for e in self.log[mark:]]
+        log = self.log
+        if atype.name in rules.flat_actions and rules.event_hook is None:
+            # the action event, which no plugin has seen, holds a dict of strings
+            events = copy_events(log[mark + 1:])
+            events.insert(0, {"type": "action", "action": log[mark]["action"].copy()})
+            return events
+        return copy_events(log[mark:])
 
     def _action_secret(self, atype: ActionType, by: str, values: tuple) -> Secret | None:
         """Fields of an action only its actor (and whom it names) may see: the pile a rower
@@ -348,13 +377,12 @@ class Game:
             else:
                 waiting = top.pending(self)
             if waiting:
-                kind = top.KIND
-                self._pending = [Decision(c, kind) for c in waiting]
-                self._deciders = frozenset(waiting)
+                self._pending = [decision(c, top.KIND) for c in waiting]
+                self._deciders = tuple(waiting)
                 return
             top.advance(self)
         self._pending = []
-        self._deciders = frozenset()
+        self._deciders = ()
 
     def refresh(self) -> None:
         """Recompute who is pending from the innermost stage (after a game is restored)."""
@@ -364,7 +392,7 @@ class Game:
             self._pending = []
         else:
             self._pending = [Decision(c, top.KIND) for c in top.pending(self)]
-        self._deciders = frozenset(d.by for d in self._pending)
+        self._deciders = tuple(d.by for d in self._pending)
 
     def _next_phase(self) -> None:
         """The phase on the stack is over (or did not take place): begin the next one; after

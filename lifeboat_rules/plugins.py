@@ -377,6 +377,10 @@ class Rules:
     round_markers: tuple = attrs.field(init=False)
     phase_begin: dict = attrs.field(init=False)
     builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
+    pass_moves: tuple = attrs.field(init=False)    # (pass, [()]): a passable stage's pass
+    fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
+    flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
+    kind_sets: dict = attrs.field(init=False, factory=dict)   # see ``kinds_with``
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
@@ -419,6 +423,12 @@ class Rules:
         self.round_markers = tuple(m.name for m in self.markers.values() if m.round)
         self.phase_begin = dict(self.phases)
         self.builders = {name: compile_builder(atype) for name, atype in self.types.items()}
+        self.pass_moves = (self.types["pass"], [()]) if "pass" in self.types else None
+        self.fields = {name: frozenset(["by", "type", *(p.name for p in atype.params)])
+                       for name, atype in self.types.items()}
+        self.flat_actions = frozenset(
+            name for name, atype in self.types.items()
+            if not any(p.domain in (Domain.PILE, Domain.CARDS) for p in atype.params))
         self.space = self.space_for(len(self.content.navigation), self.content.card_count)
         # A game applies actions as transactions (a copy to go back to) when code from outside
         # this package takes part; the built-in rules decide before they change anything.
@@ -435,6 +445,16 @@ class Rules:
         self.water_hook = self._implemented("lifeboat_water_given")
         self.strength_hook = self._implemented("lifeboat_strength", base_answers=True)
         self.score_hook = self._implemented("lifeboat_score", base_answers=True)
+
+    def kinds_with(self, attribute: str) -> frozenset:
+        """The provision kinds whose ``ProvisionInfo.<attribute>`` is set (``quenches``,
+        ``chum``, ``preserver``, ``weapon``...): the content is fixed, so each set is worked
+        out once."""
+        found = self.kind_sets.get(attribute)
+        if found is None:
+            found = self.kind_sets[attribute] = frozenset(
+                kind for kind, info in self.content.provisions.items() if getattr(info, attribute))
+        return found
 
     def _implemented(self, name: str, base_answers: bool = False):
         caller = getattr(self.pm.hook, name)

@@ -134,6 +134,21 @@ class Decision(NamedTuple):
         return {"by": self.by, "kind": str(self.kind)}
 
 
+_DECISIONS: dict = {}
+
+
+def decision(by: str, kind: str) -> Decision:
+    """``Decision(by, kind)``, one record per pair (they are immutable, and made after every
+    action)."""
+    key = (by, kind, type(kind))   # a kind's enum member and its plain word stay apart
+    found = _DECISIONS.get(key)
+    if found is None:
+        found = Decision(by, kind)
+        if len(_DECISIONS) < 10_000:   # characters and kinds are few; odd ones are not kept
+            _DECISIONS[key] = found
+    return found
+
+
 @attrs.frozen(slots=True)
 class Refusal:
     """Why an action is not legal now: the ruling (``R-...``, or ``API`` for a malformed

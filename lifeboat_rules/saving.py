@@ -44,7 +44,7 @@ def to_dict(game: "Game") -> dict:
         "table": {"kinds": kinds, "navcards": navcards},
         "state": declare.dump(game.state),
         "log": copy_log(game.log, game.deep_events()),
-        "secrets": [[index, list(secret.audience), list(secret.hidden)]
+        "secrets": [[index, [*secret.audience], [*secret.hidden]]
                     for index, secret in game.secrets.items()],
     }
 

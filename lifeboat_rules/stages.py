@@ -107,24 +107,36 @@ class Window(Stage):
         return bool(test(game, self, by, values))
 
     def has_action(self, game: "Game", who: str) -> bool:
-        for atype in game.rules.kind_types.get(self.KIND, ()):
+        return self._has_action(game, who, game.rules.kind_types.get(self.KIND, ()),
+                                self._claimed_types(game))
+
+    def _claimed_types(self, game: "Game") -> list:
+        types = game.rules.types
+        return [types[name] for name in self.claimed(game) if name in types]
+
+    def _has_action(self, game: "Game", who: str, own: tuple, claimed: list) -> bool:
+        """``has_action`` with the window's own action types and its claimed free types
+        looked up once (``pending`` asks it of every candidate)."""
+        for atype in own:
             if atype.available is not None:
                 if atype.available(game, self, who):
                     return True
                 continue
             for _ in atype.moves(game, self, who):
                 return True
-        for type_name in self.claimed(game):
-            atype = game.rules.types.get(type_name)
-            if atype is not None:
-                for values in atype.moves(game, self, who):
-                    if self.claims(game, atype, who, values):
-                        return True
+        for atype in claimed:
+            for values in atype.moves(game, self, who):
+                if self.claims(game, atype, who, values):
+                    return True
         return False
 
     def pending(self, game: "Game") -> list:
         passed = self.passed
-        return [c for c in self.candidates(game) if c not in passed and self.has_action(game, c)]
+        own = game.rules.kind_types.get(self.KIND, ())
+        claimed = self._claimed_types(game)
+        has_action = self._has_action
+        return [c for c in self.candidates(game)
+                if c not in passed and has_action(game, c, own, claimed)]
 
     def is_window_action(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> bool:
         if atype.free:

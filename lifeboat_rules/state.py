@@ -87,6 +87,18 @@ class Stake:
     amount: int = integer(high=1000, doc="healing of a cannibalism")
 
 
+def _copy_card(card: dict) -> dict:
+    """A navigation card's data: flags, and two selections (a list of ids, ``all``, or a
+    small mapping)."""
+    copy = card.copy()
+    for key, item in card.items():
+        if type(item) is list:
+            copy[key] = item[:]
+        elif type(item) is dict:
+            copy[key] = copy_json(item)
+    return copy
+
+
 @attrs.frozen(slots=True)
 class Table:
     """What is fixed once a game is set up: each provision card's kind, the navigation cards
@@ -97,7 +109,7 @@ class Table:
     nav_ids: tuple = attrs.field(init=False, eq=False, repr=False)
     card_index: dict = attrs.field(init=False, eq=False, repr=False)
     nav_index: dict = attrs.field(init=False, eq=False, repr=False)
-    navcards_data: dict = attrs.field(init=False, eq=False, repr=False)
+    _navcards_data: dict | None = attrs.field(init=False, eq=False, repr=False, default=None)
 
     def __attrs_post_init__(self):
         # one order whatever order the ids came in (a saved game's keys have none): the
@@ -109,13 +121,21 @@ class Table:
         object.__setattr__(self, "nav_ids", tuple(self.navcards))
         object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.kinds)})
         object.__setattr__(self, "nav_index", {c: i for i, c in enumerate(self.navcards)})
-        object.__setattr__(self, "navcards_data", {
-            nid: {k: v for k, v in card.data().items() if k != "id"}
-            for nid, card in self.navcards.items()})
+
+    @property
+    def navcards_data(self) -> dict:
+        """The navigation cards as a saved game holds them (worked out when first asked: the
+        table never changes)."""
+        found = self._navcards_data
+        if found is None:
+            found = {nid: {k: v for k, v in card.data().items() if k != "id"}
+                     for nid, card in self.navcards.items()}
+            object.__setattr__(self, "_navcards_data", found)
+        return found
 
     def data(self) -> tuple[dict, dict]:
         """``(kinds, navcards)`` as a saved game holds them (copies)."""
-        return dict(self.kinds), copy_json(self.navcards_data)
+        return dict(self.kinds), {nid: _copy_card(card) for nid, card in self.navcards_data.items()}
 
     @classmethod
     def from_data(cls, kinds: dict, navcards: dict) -> "Table":

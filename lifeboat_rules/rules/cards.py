@@ -3,7 +3,7 @@ modules: which cards a character holds that quench, fight, chum, preserve, open 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..records import Zone, front, hand
 
@@ -20,19 +20,25 @@ def kind(game: "Game", card: str) -> str:
     return game.state.table.kinds[card]
 
 
-def held(game: "Game", who: str, wanted: Callable[["ProvisionInfo"], object]) -> list:
-    """The cards ``who`` holds, hand first then face up in front (R-SPEC-1), that ``wanted``
-    accepts."""
-    provisions = game.rules.content.provisions
+def holding(game: "Game", who: str, attribute: str) -> list:
+    """The cards ``who`` holds, hand first then face up in front (R-SPEC-1), whose kind has
+    ``attribute`` set (``quenches``, ``chum``...: ``Rules.kinds_with``, worked out once)."""
+    rules = game.rules
+    wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
     character = game.state.characters[who]
-    return [c for c in character.hand + character.front if wanted(provisions[kinds[c]])]
+    found = [c for c in character.hand if kinds[c] in wanted]
+    if character.front:
+        found += [c for c in character.front if kinds[c] in wanted]
+    return found
 
 
-def in_hand(game: "Game", who: str, wanted: Callable[["ProvisionInfo"], object]) -> list:
-    provisions = game.rules.content.provisions
+def in_hand_with(game: "Game", who: str, attribute: str) -> list:
+    """The cards in ``who``'s hand whose kind has ``attribute`` set."""
+    rules = game.rules
+    wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
-    return [c for c in game.state.characters[who].hand if wanted(provisions[kinds[c]])]
+    return [c for c in game.state.characters[who].hand if kinds[c] in wanted]
 
 
 def hand_then_front(game: "Game", who: str, values=None) -> tuple:

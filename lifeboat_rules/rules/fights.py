@@ -53,10 +53,11 @@ class FightWindow(Window):
         # a weapon played by a participant is the fight's window action (R-WIN-1)
         if atype.name != "play":
             return Window.claims(self, game, atype, by, values)   # a plugin's type
-        if not self.in_fight(by):
+        if by not in self.attackers and by not in self.defenders:
             return False
-        provisions = game.rules.content.provisions
-        return provisions[game.state.table.kinds[values[0]]].weapon > 0
+        rules = game.rules
+        weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
+        return game.state.table.kinds[values[0]] in weapons
 
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)
@@ -105,10 +106,13 @@ def _join_check(game: "Game", stage: FightWindow, by: str, side: str):
     return None
 
 
+_SIDES = ((Side.ATTACKER.value,), (Side.DEFENDER.value,))
+
+
 def _join_moves(game: "Game", stage: FightWindow, by: str):
-    if stage.in_fight(by):
+    if by in stage.attackers or by in stage.defenders:
         return []
-    return [(Side.ATTACKER.value,), (Side.DEFENDER.value,)]
+    return list(_SIDES)
 
 
 def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
@@ -117,7 +121,7 @@ def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
 
 
 def _join_available(game: "Game", stage: FightWindow, by: str) -> bool:
-    return not stage.in_fight(by)
+    return by not in stage.attackers and by not in stage.defenders
 
 
 JOIN = ActionType("join", "R-FIGHT-2", _join_check, _join_moves, _join_resolve,

@@ -50,6 +50,9 @@ class Step(Word):
     END = "end"
 
 
+_CHOOSE, _RESOLVE, _OVERBOARD, _THIRST, _END = list(Step)   # looked up once (slow in 3.11)
+
+
 @state
 class NavigationPhase(Stage):
     """Choose the card (R-NAV-2), resolve it in order seagull, overboard, thirst (R-NAV-3),
@@ -61,23 +64,23 @@ class NavigationPhase(Stage):
     def advance(self, game: "Game") -> None:
         state = game.state
         step = self.step
-        if step is Step.CHOOSE:
-            self.step = Step.RESOLVE
+        if step is _CHOOSE:
+            self.step = _RESOLVE
             choose_card(game)
-        elif step is Step.RESOLVE:
+        elif step is _RESOLVE:
             card = state.current
             if card is None:          # no card could be had: nothing is resolved
-                self.step = Step.END
+                self.step = _END
                 return
             effects.emit(game, {"type": "navigation", "card": card,
                                 "data": state.table.navcards[card].data()})
-            self.step = Step.OVERBOARD
+            self.step = _OVERBOARD
             effects.seagull(game, state.table.navcards[card].seagull)   # R-GULL-1
-        elif step is Step.OVERBOARD:
-            self.step = Step.THIRST
+        elif step is _OVERBOARD:
+            self.step = _THIRST
             overboard.start_overboard(game, state.table.navcards[state.current])
-        elif step is Step.THIRST:
-            self.step = Step.END
+        elif step is _THIRST:
+            self.step = _END
             thirst.start_thirst(game, state.table.navcards[state.current])
         else:
             game.pop(self)

@@ -10,7 +10,7 @@ from ..declare import CHARACTER, flag, names, state
 from ..hookspecs import hookimpl
 from ..records import DISCARD, Kind, Refusal, front
 from ..stages import Window
-from .cards import has_preserver, held, hand_then_front, zone_of
+from .cards import has_preserver, hand_then_front, holding, zone_of
 
 if TYPE_CHECKING:
     from ..actions import ActionType as Type
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def chums(game: "Game", who: str) -> list:
-    return held(game, who, lambda info: info.chum)
+    return holding(game, who, "chum")
 
 
 @state

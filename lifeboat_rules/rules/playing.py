@@ -8,7 +8,7 @@ from .. import effects
 from ..actions import FREE, ActionType, Domain, Param
 from ..hookspecs import hookimpl
 from ..records import Refusal, front, hand
-from .cards import in_hand, own_hand
+from .cards import in_hand_with, own_hand
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -33,7 +33,7 @@ def _play_resolve(game: "Game", stage: "Stage", by: str, card: str) -> None:
 
 def preservers(game: "Game", who: str) -> list:
     """The life preservers in ``who``'s hand (R-PRESERVER)."""
-    return in_hand(game, who, lambda info: info.preserver)
+    return in_hand_with(game, who, "preserver")
 
 
 def _preserve_check(game: "Game", stage: "Stage", by: str, target: str):

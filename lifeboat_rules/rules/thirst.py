@@ -10,7 +10,7 @@ from ..declare import counts, state
 from ..hookspecs import hookimpl
 from ..records import DISCARD, Kind, Refusal
 from ..stages import Window
-from .cards import hand_then_front, held, info, zone_of
+from .cards import hand_then_front, holding, info, zone_of
 
 if TYPE_CHECKING:
     from ..content import NavigationCard
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def waters(game: "Game", who: str) -> list:
     """Cards that quench thirst, from hand first, then face up."""
-    return held(game, who, lambda card: card.quenches)
+    return holding(game, who, "quenches")
 
 
 @state

@@ -22,17 +22,23 @@ if TYPE_CHECKING:
     from ..stages import Stage
 
 MAX_CARDS = 60
+_SUPPLY, _ACTION = Phase.SUPPLY, Phase.ACTION   # looked up once (enum lookups are slow)
+
+
+_IN_SUPPLY = Refusal("R-SUPPLY-3", "no trading during the supply phase")
+_NOT_ACTION = Refusal("R-TRADE-1", "trading happens only during the action phase")
+_IN_FIGHT = Refusal("R-FIGHT-2", "no trading while a fight is under way")
 
 
 def trading_refusal(game: "Game") -> Refusal | None:
     """R-TRADE-1: trading happens during the action phase while no fight is under way."""
-    state = game.state
-    if state.phase is Phase.SUPPLY:
-        return Refusal("R-SUPPLY-3", "no trading during the supply phase")
-    if state.phase is not Phase.ACTION:
-        return Refusal("R-TRADE-1", "trading happens only during the action phase")
+    phase = game.state.phase
+    if phase is _SUPPLY:
+        return _IN_SUPPLY
+    if phase is not _ACTION:
+        return _NOT_ACTION
     if fight_under_way(game):
-        return Refusal("R-FIGHT-2", "no trading while a fight is under way")
+        return _IN_FIGHT
     return None
 
 
@@ -95,10 +101,13 @@ def _offer_moves(game: "Game", stage: "Stage", by: str):
     hand_cards = state.characters[by].hand
     if not hand_cards or trading_refusal(game) is not None:
         return []
-    mine = _open_offers(game, by)
+    chars = state.characters
+    mine = _open_offers(game, by) if state.offers else ()
+    if not mine:
+        return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
+                for card in hand_cards]
     if len(mine) >= MAX_OPEN_OFFERS:
         return []
-    chars = state.characters
     given = {(o.to, o.give[0]) for o in mine if len(o.give) == 1 and not o.take}
     return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
             for card in hand_cards if (to, card) not in given]
