@@ -1,6 +1,6 @@
 """How the balance lab scales (issue #11): prints, never asserts.
 
-    python benchmarks/lab_scaling.py [--games 100000] [--repeat 2] [--no-dask]
+    python benchmarks/lab_scaling.py [--games 100000] [--repeat 2] [--no-dask] [--cluster-workers 1,2]
 
 Plays the same study (classic, 6 players, random bots) with the progress bar and a full
 report, side by side in one run:
@@ -77,6 +77,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true", help="leave out the LocalCluster runs")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--cluster-workers", default="1,2",
+                        help="the LocalClusters to measure, by workers (default 1,2)")
     args = parser.parse_args()
 
     plan = Plan.make(args.ruleset, games=args.games, players=args.players, seed=1)
@@ -88,7 +90,7 @@ def main() -> None:
     clusters = {}
     if not args.no_dask:
         from distributed import LocalCluster
-        for workers in (1, 2):
+        for workers in sorted({int(n) for n in args.cluster_workers.split(",")}):
             clusters[workers] = LocalCluster(n_workers=workers, threads_per_worker=1,
                                              processes=True, dashboard_address=None,
                                              host="127.0.0.1")
