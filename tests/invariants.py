@@ -75,6 +75,17 @@ def strings_in(value, skip_keys=()) -> set:
     return found
 
 
+def nodes(value, path=()):
+    """Every (key path, value) in a JSON-like value, the value itself first (path ``()``)."""
+    yield path, value
+    if type(value) is dict:
+        for key, sub in value.items():
+            yield from nodes(sub, path + (key,))
+    elif type(value) is list:
+        for index, sub in enumerate(value):
+            yield from nodes(sub, path + (index,))
+
+
 def dicts_in(value):
     """Every mapping anywhere in a JSON-like value, with its key path."""
     stack = [(value, "")]

@@ -297,17 +297,6 @@ def test_values_that_only_compare_equal_are_refused_without_a_trace(kind):
 
 # --------------------------------------------------------------------------- saved games
 
-def _paths(value, path=()):
-    """Every (path, value) below ``value`` (JSON containers only)."""
-    yield path, value
-    if type(value) is dict:
-        for key, sub in value.items():
-            yield from _paths(sub, path + (key,))
-    elif type(value) is list:
-        for index, sub in enumerate(value):
-            yield from _paths(sub, path + (index,))
-
-
 def _set(root, path, value):
     target = root
     for part in path[:-1]:
@@ -328,7 +317,7 @@ SECTIONS = ["state"] * 5 + ["table"] * 2 + ["secrets", "log", "ruleset", "format
 
 def mutate(data: dict, rnd: random.Random, junk=None) -> str:
     """Change ``data`` (a saved game) in place in one random way; returns what was done."""
-    nodes = list(_paths(data))
+    nodes = list(inv.nodes(data))
     section = rnd.choice(SECTIONS) if rnd.random() < 0.8 else None
     places = [node for node in nodes[1:] if section is None or node[0][0] == section]
     path, value = rnd.choice(places or nodes[1:])

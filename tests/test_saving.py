@@ -16,6 +16,8 @@ from lifeboat_rules import saving
 from lifeboat_rules.bots import RandomPlayer
 from lifeboat_rules.plugins import every_shipped_plugin
 
+import invariants as inv
+
 SHIPPED = Path(__file__).parent.parent / "schemas" / "saved_game.schema.json"
 
 
@@ -38,21 +40,11 @@ def test_the_shipped_schema_is_derived_from_the_declaration():
         "schemas/saved_game.schema.json is stale: lifeboat-rules schema > schemas/saved_game.schema.json"
 
 
-def _paths(value, path=()):
-    yield path
-    if type(value) is dict:
-        for key, item in value.items():
-            yield from _paths(item, path + (key,))
-    elif type(value) is list:
-        for index, item in enumerate(value):
-            yield from _paths(item, path + (index,))
-
-
 def _mutate(data, rnd):
     """Change one place of a saved game's structure: a value of another JSON type, a key
     removed or added, a whole number out of its range."""
     data = copy.deepcopy(data)
-    paths = [p for p in _paths(data) if p and p[0] in ("state", "table", "secrets")
+    paths = [p for p, _ in inv.nodes(data) if p and p[0] in ("state", "table", "secrets")
              and (p[0] != "state" or len(p) < 6)]
     path = rnd.choice(paths)
     parent = data
