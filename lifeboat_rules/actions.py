@@ -375,7 +375,7 @@ class ActionSpace:
             lines.append(f"    return {block.offset} + {number}")
         namespace: dict = {}
         env = {"ci": self.character_index, "pile_mask": _pile_mask,
-               "offer_slot": lambda state, by, offer_id: self._slot_in(state.offers, by, offer_id)}
+               "offer_slot": lambda state, by, offer_id: self._offer_slot(state.offers, by, offer_id)}
         name = "numberer" if many else "encoder"
         exec(compile("\n".join(lines), f"<lifeboat_rules {name} {atype.name}>", "exec"), env,
              namespace)
@@ -420,7 +420,7 @@ class ActionSpace:
                     return None
                 index |= 1 << drawn.index(card)
         elif domain is _OFFER:
-            index = self._offer_slot(game, by, value)
+            index = self._offer_slot(game.state.offers, by, value)
         elif domain is _CARDS:
             if param.name == "take":
                 return 0 if value == [] else None
@@ -429,10 +429,7 @@ class ActionSpace:
             return None
         return None if index is None else index + shift
 
-    def _offer_slot(self, game, by, offer_id):
-        return self._slot_in(game.state.offers, by, offer_id)
-
-    def _slot_in(self, offers, by, offer_id):
+    def _offer_slot(self, offers, by, offer_id):
         rank: dict = {}
         for offer in offers:
             if offer.to == by:

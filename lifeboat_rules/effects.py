@@ -75,9 +75,7 @@ def copy_event(event: dict) -> dict:
     if copier is not None:
         return copier(event)
     copy = event.copy()   # a plugin's event: looked through
-    for key, value in copy.items():
-        if type(value) is list or type(value) is dict:
-            copy[key] = copy_json(value)
+    _finish_any(copy)
     return copy
 
 

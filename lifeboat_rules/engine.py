@@ -19,7 +19,7 @@ from .effects import copy_events, copy_log, finisher_of
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
-from .records import Decision, End, Phase, Refusal, decision, short
+from .records import End, Phase, Refusal, decision, short
 from .rng import Rng
 from .rules import navigation, scoring, setup
 from .rulesets import Ruleset, load_ruleset
@@ -391,7 +391,7 @@ class Game:
         if top is None or self.state.over:
             self._pending = []
         else:
-            self._pending = [Decision(c, top.KIND) for c in top.pending(self)]
+            self._pending = [decision(c, top.KIND) for c in top.pending(self)]
         self._deciders = tuple(d.by for d in self._pending)
 
     def _next_phase(self) -> None:

@@ -87,18 +87,6 @@ class Stake:
     amount: int = integer(high=1000, doc="healing of a cannibalism")
 
 
-def _copy_card(card: dict) -> dict:
-    """A navigation card's data: flags, and two selections (a list of ids, ``all``, or a
-    small mapping)."""
-    copy = card.copy()
-    for key, item in card.items():
-        if type(item) is list:
-            copy[key] = item[:]
-        elif type(item) is dict:
-            copy[key] = copy_json(item)
-    return copy
-
-
 @attrs.frozen(slots=True)
 class Table:
     """What is fixed once a game is set up: each provision card's kind, the navigation cards
@@ -135,7 +123,7 @@ class Table:
 
     def data(self) -> tuple[dict, dict]:
         """``(kinds, navcards)`` as a saved game holds them (copies)."""
-        return dict(self.kinds), {nid: _copy_card(card) for nid, card in self.navcards_data.items()}
+        return dict(self.kinds), copy_json(self.navcards_data)
 
     @classmethod
     def from_data(cls, kinds: dict, navcards: dict) -> "Table":
