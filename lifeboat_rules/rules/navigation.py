@@ -50,7 +50,9 @@ class Step(Word):
     END = "end"
 
 
-_CHOOSE, _RESOLVE, _OVERBOARD, _THIRST, _END = list(Step)   # looked up once (slow in 3.11)
+# looked up once (slow in 3.11); named, so that a new step cannot shift them
+_CHOOSE, _RESOLVE, _OVERBOARD, _THIRST, _END = (Step.CHOOSE, Step.RESOLVE, Step.OVERBOARD,
+                                                Step.THIRST, Step.END)
 
 
 @state
