@@ -37,10 +37,11 @@ import lifeboat_rules as lr
 FREE_RATE = 0.05
 
 
-def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
-    """Random games through the dict API for ``seconds``; (steps, elapsed)."""
+def timed_games(ruleset, players: int, seconds: float, seed: int, play) -> tuple[int, float]:
+    """Deal games (seeds ``seed``, ``seed + 1``, ...) and have ``play(game, rnd)`` play each
+    to its end, returning its steps, until ``seconds`` have passed; (steps, elapsed). One
+    generator ``rnd`` for all the games of the run."""
     rnd = random.Random(seed)
-    free = ruleset.rules.free_names
     steps = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -48,6 +49,17 @@ def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, f
     while time.perf_counter() < deadline:
         game = lr.new_game(ruleset, players=players, seed=game_seed)
         game_seed += 1
+        steps += play(game, rnd)
+    return steps, time.perf_counter() - start
+
+
+def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
+    """Random games through the dict API for ``seconds``; (steps, elapsed)."""
+    free = ruleset.rules.free_names
+
+    def play(game, rnd) -> int:
+        # the policy stays inline (not bots.RandomPlayer): it is the dict API that is timed
+        steps = 0
         while not game.over:
             pending = game.pending
             decision = pending[rnd.randrange(len(pending))]
@@ -59,26 +71,23 @@ def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, f
                 action = actions[rnd.randrange(len(actions))]
             game.apply(action)
             steps += 1
-    return steps, time.perf_counter() - start
+        return steps
+
+    return timed_games(ruleset, players, seconds, seed, play)
 
 
 def int_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
     """Random games through the integer API for ``seconds``; (steps, elapsed). The policy is
     the dict one: free moves (their integers lie in the blocks of the free action types) are
     taken one time in twenty."""
-    rnd = random.Random(seed)
     space = ruleset.rules.space
     free = bytearray(space.size)   # which integers are free moves: their types' blocks
     for block in space.blocks.values():
         if block.atype.free:
             free[block.offset:block.offset + block.size] = b"\x01" * block.size
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    game_seed = seed
-    while time.perf_counter() < deadline:
-        game = lr.new_game(ruleset, players=players, seed=game_seed)
-        game_seed += 1
+
+    def play(game, rnd) -> int:
+        steps = 0
         while not game.over:
             pending = game.pending
             who = pending[rnd.randrange(len(pending))].by
@@ -90,7 +99,9 @@ def int_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, fl
                 number = ids[rnd.randrange(len(ids))]
             game.apply_id(who, number)
             steps += 1
-    return steps, time.perf_counter() - start
+        return steps
+
+    return timed_games(ruleset, players, seconds, seed, play)
 
 
 def liars_poker_steps(seconds: float, seed: int) -> tuple[int, float] | None:

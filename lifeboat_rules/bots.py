@@ -62,6 +62,11 @@ BOTS: dict = {
 }
 
 
+def bot_names() -> list:
+    """The names of the registered bots, sorted."""
+    return sorted(BOTS)
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """The bot registered as ``name``, seeded; ValueError naming the known bots otherwise."""
     try:

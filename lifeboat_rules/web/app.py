@@ -18,7 +18,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import labels, seatbots
+from .. import bots
+from . import labels
 from .store import Store
 from .tables import Hall, Refusal
 
@@ -128,7 +129,7 @@ class Server:
 
     async def setup(self, request):
         """What the creation page offers: rulesets with their player counts, bots, labels."""
-        return JSONResponse({"rulesets": self.hall.rulesets, "bots": seatbots.bot_names(),
+        return JSONResponse({"rulesets": self.hall.rulesets, "bots": bots.bot_names(),
                              "langs": list(labels.LANGS), "ui": labels.UI})
 
     async def create_game(self, request):

@@ -16,7 +16,8 @@ import secrets
 import lifeboat_rules as lr
 from lifeboat_rules.rulesets import builtin_rulesets
 
-from . import labels, seatbots
+from .. import bots
+from . import labels
 from .store import Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
@@ -114,7 +115,7 @@ class Table:
         bot = self.bots.get(seat)
         if bot is None or bot[0] != entry["bot"]:
             seed = int.from_bytes(hashlib.sha256(f"{self.game_id}/{seat}/{entry['moves']}".encode()).digest()[:4], "big")
-            bot = self.bots[seat] = (entry["bot"], seatbots.make_bot(entry["bot"], seed))
+            bot = self.bots[seat] = (entry["bot"], bots.make_bot(entry["bot"], seed))
         return bot[1]
 
     def names(self, lang: str) -> dict:
@@ -169,7 +170,7 @@ class Hall:
         if (type(controllers) is not list or len(controllers) != players
                 or any(not self._controller_ok(c) for c in controllers)):
             raise Refusal("bad_request", f"seats must list {players} of: link, host, "
-                          + ", ".join(f"bot:{n}" for n in seatbots.bot_names()))
+                          + ", ".join(f"bot:{n}" for n in bots.bot_names()))
         if self.store.count_open_games() >= self.max_games:
             raise Refusal("limit", f"{self.max_games} games are already being played on this server")
 
@@ -194,7 +195,7 @@ class Hall:
         if type(value) is not str:
             return False
         kind, _, bot = value.partition(":")
-        return (kind in ("link", "host") and not bot) or (kind == "bot" and bot in seatbots.bot_names())
+        return (kind in ("link", "host") and not bot) or (kind == "bot" and bot in bots.bot_names())
 
     def enter(self, token) -> Pass:
         """The pass a token opens; a ``Refusal`` for a forged or replaced token."""
@@ -307,8 +308,8 @@ class Hall:
             raise Refusal("bad_request", "no such seat")
         if op == "bot":
             bot = bot if bot is not None else "random"
-            if bot not in seatbots.bot_names():
-                raise Refusal("bad_request", f"bots: {', '.join(seatbots.bot_names())}")
+            if bot not in bots.bot_names():
+                raise Refusal("bad_request", f"bots: {', '.join(bots.bot_names())}")
             self.store.set_seat(table.game_id, seat, "bot", bot, None)
             table.seats[seat].update(controller="bot", bot=bot)
             self._play_bots(table)
@@ -361,5 +362,5 @@ class Hall:
         return {
             "seats": {s: {"controller": e["controller"], "bot": e["bot"], "link": seat_links.get(s)}
                       for s, e in table.seats.items()},
-            "spectator": links["spectator"], "bots": seatbots.bot_names(),
+            "spectator": links["spectator"], "bots": bots.bot_names(),
         }
