@@ -119,6 +119,11 @@ class Game:
                 self._moves[key] = found
         return found
 
+    def action_dict(self, atype: ActionType, by: str, values: tuple) -> dict:
+        """The action dict of one move ``(atype, values)`` of ``moves(by)``, as
+        ``legal_actions(by)`` lists it."""
+        return self.rules.builders[atype.name](by, values)
+
     def _listing(self, by: str) -> list | tuple:
         """``moves(by)`` grouped by type: ``[(ActionType, [values, ...])]``, types in the
         order they are listed, none without a move (cached until the next change)."""

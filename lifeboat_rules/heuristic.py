@@ -36,7 +36,7 @@ class HeuristicBot:
     def choose(self, game, character: str) -> dict:
         """One of ``game.legal_actions(character)``."""
         atype, values = self.choose_move(game, character)
-        return game.rules.builders[atype.name](character, values)
+        return game.action_dict(atype, character, values)
 
     def choose_move(self, game, character: str) -> tuple:
         """``(action type, values)``: one of ``game.moves(character)`` (for fast play)."""

@@ -61,7 +61,7 @@ class SearchBot:
     def choose(self, game, character: str) -> dict:
         """One of ``game.legal_actions(character)``."""
         atype, values = self.choose_move(game, character)
-        return game.rules.builders[atype.name](character, values)
+        return game.action_dict(atype, character, values)
 
     def choose_move(self, game, character: str) -> tuple:
         began = time.process_time()
@@ -98,7 +98,7 @@ class SearchBot:
                 break
         means = [t / worlds for t in totals]
         best = max(range(len(kept)), key=lambda i: (means[i], -i))
-        self.last = {"moves": [game.rules.builders[a.name](character, v) for a, v in kept],
+        self.last = {"moves": [game.action_dict(a, character, v) for a, v in kept],
                      "means": means, "worlds": worlds,
                      "seconds": time.process_time() - began}
         return kept[best]
