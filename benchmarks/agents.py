@@ -34,17 +34,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import lifeboat_rules as lr
 from lifeboat_rules.bots import make_bot
-from lifeboat_rules.search import SearchBot
 
 MATCHES = {"heuristic-vs-random": ("heuristic", "random"),
            "search-vs-heuristic": ("search", "heuristic")}
 PLAYERS = 6
-
-
-def bot_for(name: str, seed: int, options: dict):
-    if name == "search":
-        return SearchBot(seed=seed, **options)
-    return make_bot(name, seed=seed)
 
 
 def play(number: int, match: str, first_seed: int, options: dict) -> dict:
@@ -56,7 +49,9 @@ def play(number: int, match: str, first_seed: int, options: dict) -> dict:
     seats = game.state.seats[:]
     seat = number % PLAYERS
     names = [tested if j == seat else other for j in range(PLAYERS)]
-    bots = {c: bot_for(names[j], seed * 100 + j, options) for j, c in enumerate(seats)}
+    # the options are the tested bot's (a search bot's budget)
+    bots = {c: make_bot(names[j], seed=seed * 100 + j, **(options if names[j] == tested else {}))
+            for j, c in enumerate(seats)}
     spent = {tested: [], other: []}
     slowest = (0.0, None)
     while not game.over:

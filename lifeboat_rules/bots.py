@@ -67,13 +67,14 @@ def bot_names() -> list:
     return sorted(BOTS)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """The bot registered as ``name``, seeded; ValueError naming the known bots otherwise."""
+def make_bot(name: str, seed: int | None = None, **options) -> Bot:
+    """The bot registered as ``name``, seeded, made with ``options`` (e.g. a search bot's
+    ``budget``); ValueError naming the known bots otherwise."""
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
-    return factory(seed=seed)
+    return factory(seed=seed, **options)
 
 
 class RandomPlayer:
