@@ -103,9 +103,11 @@ def _offer_moves(game: "Game", stage: "Stage", by: str):
         return []
     chars = state.characters
     mine = _open_offers(game, by) if state.offers else ()
+    if not mine:
+        return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
+                for card in hand_cards]
     if len(mine) >= MAX_OPEN_OFFERS:
         return []
-    # the offers _same would find: one card given, nothing asked
     given = {(o.to, o.give[0]) for o in mine if len(o.give) == 1 and not o.take}
     return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
             for card in hand_cards if (to, card) not in given]
