@@ -53,9 +53,11 @@ class FightWindow(Window):
         # a weapon played by a participant is the fight's window action (R-WIN-1)
         if atype.name != "play":
             return Window.claims(self, game, atype, by, values)   # a plugin's type
-        if not self.in_fight(by):
+        if by not in self.attackers and by not in self.defenders:
             return False
-        return game.state.table.kinds[values[0]] in game.rules.kinds_with("weapon")
+        rules = game.rules
+        weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
+        return game.state.table.kinds[values[0]] in weapons
 
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)
@@ -92,8 +94,8 @@ def start_fight(game: "Game", attackers: list, defenders: list, stake: Stake) ->
 
 
 def fight_under_way(game: "Game") -> bool:
-    for stage in game.state.stack:   # a loop, not any(): trading asks this on every listing
-        if isinstance(stage, FightWindow):
+    for stage in game.state.stack:
+        if type(stage) is FightWindow or isinstance(stage, FightWindow):
             return True
     return False
 
@@ -108,7 +110,7 @@ _SIDES = ((Side.ATTACKER.value,), (Side.DEFENDER.value,))
 
 
 def _join_moves(game: "Game", stage: FightWindow, by: str):
-    if stage.in_fight(by):
+    if by in stage.attackers or by in stage.defenders:
         return []
     return list(_SIDES)
 
@@ -119,7 +121,7 @@ def _join_resolve(game: "Game", stage: FightWindow, by: str, side: str) -> None:
 
 
 def _join_available(game: "Game", stage: FightWindow, by: str) -> bool:
-    return not stage.in_fight(by)
+    return by not in stage.attackers and by not in stage.defenders
 
 
 JOIN = ActionType("join", "R-FIGHT-2", _join_check, _join_moves, _join_resolve,
