@@ -23,7 +23,8 @@ def kind(game: "Game", card: str) -> str:
 def holding(game: "Game", who: str, attribute: str) -> list:
     """The cards ``who`` holds, hand first then face up in front (R-SPEC-1), whose kind has
     ``attribute`` set (``quenches``, ``chum``...: ``Rules.kinds_with``, worked out once)."""
-    wanted = game.rules.kinds_with(attribute)
+    rules = game.rules
+    wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
     character = game.state.characters[who]
     found = [c for c in character.hand if kinds[c] in wanted]
@@ -34,7 +35,8 @@ def holding(game: "Game", who: str, attribute: str) -> list:
 
 def in_hand_with(game: "Game", who: str, attribute: str) -> list:
     """The cards in ``who``'s hand whose kind has ``attribute`` set."""
-    wanted = game.rules.kinds_with(attribute)
+    rules = game.rules
+    wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
     return [c for c in game.state.characters[who].hand if kinds[c] in wanted]
 
