@@ -24,6 +24,7 @@ def holding(game: "Game", who: str, attribute: str) -> list:
     """The cards ``who`` holds, hand first then face up in front (R-SPEC-1), whose kind has
     ``attribute`` set (``quenches``, ``chum``...: ``Rules.kinds_with``, worked out once)."""
     rules = game.rules
+    # the cached set read inline: this runs in every listing (hot path)
     wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
     character = game.state.characters[who]
@@ -36,6 +37,7 @@ def holding(game: "Game", who: str, attribute: str) -> list:
 def in_hand_with(game: "Game", who: str, attribute: str) -> list:
     """The cards in ``who``'s hand whose kind has ``attribute`` set."""
     rules = game.rules
+    # the cached set read inline: this runs in every listing (hot path)
     wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
     return [c for c in game.state.characters[who].hand if kinds[c] in wanted]

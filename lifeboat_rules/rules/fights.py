@@ -56,6 +56,7 @@ class FightWindow(Window):
         if by not in self.attackers and by not in self.defenders:
             return False
         rules = game.rules
+        # inline, as in rules/cards.py: asked for every candidate of every fight listing
         weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
         return game.state.table.kinds[values[0]] in weapons
 
@@ -95,6 +96,7 @@ def start_fight(game: "Game", attackers: list, defenders: list, stake: Stake) ->
 
 def fight_under_way(game: "Game") -> bool:
     for stage in game.state.stack:
+        # the exact type is the common case and cheaper than isinstance (trading asks often)
         if type(stage) is FightWindow or isinstance(stage, FightWindow):
             return True
     return False

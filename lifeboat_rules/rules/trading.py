@@ -103,7 +103,7 @@ def _offer_moves(game: "Game", stage: "Stage", by: str):
         return []
     chars = state.characters
     mine = _open_offers(game, by) if state.offers else ()
-    if not mine:
+    if not mine:    # the usual case, listed without building the set below (hot path)
         return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
                 for card in hand_cards]
     if len(mine) >= MAX_OPEN_OFFERS:
