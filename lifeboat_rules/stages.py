@@ -125,9 +125,19 @@ class Window(Stage):
             for _ in atype.moves(game, self, who):
                 return True
         for atype in claimed:
-            for values in atype.moves(game, self, who):
-                if self.claims(game, atype, who, values):
-                    return True
+            if self.claims_any(game, atype, who):
+                return True
+        return False
+
+    def claims_any(self, game: "Game", atype: "ActionType", who: str) -> bool:
+        """Whether some move of the free type ``atype`` by ``who`` is a window action here
+        (``claims`` of one of its moves). A window may answer faster for its own ``CLAIMS``
+        (``pending`` asks it of every candidate after every window action); the invariants
+        check who is pending against the rules."""
+        claims = self.claims
+        for values in atype.moves(game, self, who):
+            if claims(game, atype, who, values):
+                return True
         return False
 
     def pending(self, game: "Game") -> list:

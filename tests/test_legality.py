@@ -21,6 +21,7 @@ import pytest
 import lifeboat_rules as lr
 from lifeboat_rules.actions import Domain
 from lifeboat_rules.bots import RandomPlayer
+from lifeboat_rules.stages import Window
 
 import invariants as inv
 
@@ -88,6 +89,31 @@ def check_agreement(game, rnd) -> int:
     return tried
 
 
+def check_window_shortcuts(game) -> int:
+    """A window asks each candidate cheaper questions than the listing (``available`` of its
+    own action types, ``claims_any`` of the free types it claims): they answer as the listing
+    does (``moves``, and ``claims`` of each listed move)."""
+    top = game.top
+    if not isinstance(top, Window) or game.over:
+        return 0
+    tried = 0
+    types = game.rules.types
+    claimed = [types[name] for name in top.claimed(game) if name in types]
+    for by in game.state.characters:
+        for atype in game.rules.kind_types.get(top.KIND, ()):
+            if atype.available is not None:
+                listed = bool(list(atype.moves(game, top, by)))
+                assert bool(atype.available(game, top, by)) == listed, \
+                    f"{by}: {atype.name} available says {not listed}, its moves say {listed}"
+                tried += 1
+        for atype in claimed:
+            some = any(top.claims(game, atype, by, values) for values in atype.moves(game, top, by))
+            assert top.claims_any(game, atype, by) == some, \
+                f"{by}: {type(top).__name__}.claims_any of {atype.name} is {not some}, its moves say {some}"
+            tried += 1
+    return tried
+
+
 def check_rich_offers(game, rnd) -> int:
     """Random richer offers: accepted ones apply (on a copy), refused ones change nothing."""
     state = game.state
@@ -132,6 +158,7 @@ def test_listing_and_check_agree_on_reachable_states(spec):
     for game, rnd in reachable_states(spec, STATES_PER_SPEC):
         tried += check_agreement(game, rnd)
         tried += check_rich_offers(game, rnd)
+        tried += check_window_shortcuts(game)
     inv.count(inv.spec_name(spec), "moves tried against the listing", tried)
     assert tried > 10_000
 
@@ -140,3 +167,4 @@ def test_listing_and_check_agree_on_a_few_states():
     """The same, fast: a handful of states of the base game (the full test is marked slow)."""
     for game, rnd in reachable_states({"extends": "classic"}, 6):
         assert check_agreement(game, rnd) > 0
+        check_window_shortcuts(game)

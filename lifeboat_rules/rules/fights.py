@@ -60,6 +60,20 @@ class FightWindow(Window):
         weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
         return game.state.table.kinds[values[0]] in weapons
 
+    def claims_any(self, game: "Game", atype: "Type", who: str) -> bool:
+        if atype.name != "play":
+            return Window.claims_any(self, game, atype, who)
+        if who not in self.attackers and who not in self.defenders:
+            return False
+        rules = game.rules
+        weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
+        kinds = game.state.table.kinds
+        # every card in hand may be played (R-PLAY-1): a weapon among them is the claim
+        for card in game.state.characters[who].hand:
+            if kinds[card] in weapons:
+                return True
+        return False
+
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)
 

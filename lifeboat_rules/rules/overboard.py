@@ -11,6 +11,7 @@ from ..hookspecs import hookimpl
 from ..records import DISCARD, Kind, Refusal, front
 from ..stages import Window
 from .cards import has_preserver, hand_then_front, holding, zone_of
+from .playing import preservers
 
 if TYPE_CHECKING:
     from ..actions import ActionType as Type
@@ -39,6 +40,15 @@ class OverboardWindow(Window):
         if atype.name != "preserve":
             return Window.claims(self, game, atype, by, values)   # a plugin's type
         return values[0] in self.fallen
+
+    def claims_any(self, game: "Game", atype: "Type", who: str) -> bool:
+        if atype.name != "preserve" or not self.fallen:
+            return Window.claims_any(self, game, atype, who)
+        # a preserve listed for a fallen target: ``who`` holds one, and a fallen character is
+        # still on board and awake (the targets ``preserve`` lists)
+        chars = game.state.characters
+        return bool(preservers(game, who)) and any(
+            t in game.state.seats and chars[t].awake for t in self.fallen)
 
     def shark_comes(self, game: "Game") -> bool:
         """R-OVER-3: chum played here, chum face up before a fallen character, or a ghost."""

@@ -49,10 +49,17 @@ def _preserve_check(game: "Game", stage: "Stage", by: str, target: str):
 
 
 def _preserve_moves(game: "Game", stage: "Stage", by: str):
-    if not preservers(game, by):
-        return []
-    chars = game.state.characters
-    return [(target,) for target in game.state.seats if chars[target].awake]
+    # listed for everyone in every listing and window check (hot path): the hand is looked
+    # through here rather than through ``preservers``, which builds the whole list
+    state = game.state
+    rules = game.rules
+    wanted = rules.kind_sets.get("preserver") or rules.kinds_with("preserver")
+    kinds = state.table.kinds
+    for card in state.characters[by].hand:
+        if kinds[card] in wanted:
+            chars = state.characters
+            return [(target,) for target in state.seats if chars[target].awake]
+    return []
 
 
 def _preserve_resolve(game: "Game", stage: "Stage", by: str, target: str) -> None:

@@ -170,7 +170,10 @@ def _answer_check(accepting: bool):
 
 def _answer_moves(accepting: bool):
     def moves(game: "Game", stage: "Stage", by: str):
-        return [(o.id,) for o in game.state.offers
+        offers = game.state.offers
+        if not offers:   # the usual case, in every listing (hot path)
+            return []
+        return [(o.id,) for o in offers
                 if o.to == by and (not accepting or _feasible(game, o) is not None)]
     return moves
 
