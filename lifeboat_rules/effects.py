@@ -9,9 +9,7 @@ rower drew); ``events_for`` leaves those fields out for everyone else.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
-
-import attrs
+from typing import TYPE_CHECKING, Iterable, NamedTuple
 
 from .declare import copy_json
 from .records import DISCARD, REMOVED, Deck, End, Pile, Status, Zone, front, hand, short
@@ -26,10 +24,10 @@ _HAND, _FRONT, _SUPPLY, _PASSING, _DISCARD = Pile.HAND, Pile.FRONT, Pile.SUPPLY,
 _CURRENT = Deck.CURRENT
 
 
-@attrs.frozen(slots=True)
-class Secret:
+class Secret(NamedTuple):
     """The fields of an event (``action.pile`` for a field of the action inside it) that only
-    ``audience`` (character ids) may see."""
+    ``audience`` (character ids) may see. A named tuple: one is made for most card moves, and
+    a tuple is the cheapest immutable record to make."""
     audience: tuple = ()
     hidden: tuple = ()
 

@@ -382,7 +382,9 @@ class Game:
             else:
                 waiting = top.pending(self)
             if waiting:
-                self._pending = [decision(c, top.KIND) for c in waiting]
+                # the stage's Decision records by character, made once per stage class
+                made = self.rules.decisions.get(type(top)) or self.rules.decisions_of(type(top))
+                self._pending = [made.get(c) or decision(c, top.KIND) for c in waiting]
                 self._deciders = tuple(waiting)
                 return
             top.advance(self)
@@ -403,15 +405,16 @@ class Game:
         """The phase on the stack is over (or did not take place): begin the next one; after
         the last phase of a round the next round begins (R-NAV-4)."""
         state = self.state
-        phases = self.rules.phases
-        index = next((i + 1 for i, (phase, _) in enumerate(phases) if phase == state.phase), 0)
-        if index >= len(phases):
-            index = 0
+        rules = self.rules
+        # a phase not of this ruleset (a position set up before any phase) comes before the first
+        following = rules.phase_after.get(state.phase, rules.phases[0][0])
+        if following is None:
+            following = rules.phases[0][0]
             state.round += 1
             navigation.round_begins(self)
             if state.over:
                 return
-        self.begin_phase(phases[index][0])
+        self.begin_phase(following)
 
     def begin_phase(self, phase: Phase) -> None:
         state = self.state

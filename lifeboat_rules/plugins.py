@@ -25,7 +25,7 @@ from . import hookspecs
 from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_builder
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
-from .records import Marker, short
+from .records import Marker, decision, short
 from .stages import Stage, Window
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
@@ -376,11 +376,13 @@ class Rules:
     parasol_kinds: frozenset = attrs.field(init=False)
     round_markers: tuple = attrs.field(init=False)
     phase_begin: dict = attrs.field(init=False)
+    phase_after: dict = attrs.field(init=False)    # Phase -> the next phase, None after the last
     builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
     pass_moves: tuple = attrs.field(init=False)    # (pass, [()]): a passable stage's pass
     fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
     flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
     kind_sets: dict = attrs.field(init=False, factory=dict)   # see ``kinds_with``
+    decisions: dict = attrs.field(init=False, factory=dict)   # see ``decisions_of``
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
@@ -422,6 +424,8 @@ class Rules:
         self.parasol_kinds = frozenset(k for k, e in self.effect_of.items() if e == "parasol")
         self.round_markers = tuple(m.name for m in self.markers.values() if m.round)
         self.phase_begin = dict(self.phases)
+        order = [phase for phase, _ in self.phases]
+        self.phase_after = dict(zip(order, order[1:] + [None]))
         self.builders = {name: compile_builder(atype) for name, atype in self.types.items()}
         self.pass_moves = (self.types["pass"], [()]) if "pass" in self.types else None
         self.fields = {name: frozenset(["by", "type", *(p.name for p in atype.params)])
@@ -454,6 +458,16 @@ class Rules:
         if found is None:
             found = self.kind_sets[attribute] = frozenset(
                 kind for kind, info in self.content.provisions.items() if getattr(info, attribute))
+        return found
+
+    def decisions_of(self, stage: type) -> dict:
+        """``{character: Decision(character, stage.KIND)}`` for the ruleset's characters: the
+        records the engine hands out as ``pending`` after every action, made once per stage
+        class."""
+        found = self.decisions.get(stage)
+        if found is None:
+            found = self.decisions[stage] = {c: decision(c, stage.KIND)
+                                             for c in self.content.characters}
         return found
 
     def _implemented(self, name: str, base_answers: bool = False):
