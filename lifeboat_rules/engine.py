@@ -144,19 +144,22 @@ class Game:
                 groups.append(rules.pass_moves)
             for atype in rules.kind_types.get(stage.KIND, ()):
                 listed = atype.moves(self, stage, by)
+                if not listed:
+                    continue
                 if type(listed) is not list:
                     listed = list(listed)
                 if listed:
                     groups.append((atype, listed))
         if character.awake:
-            window = stage if not deciding and isinstance(stage, Window) else None
-            claimed = window.claimed(self) if window is not None else ()
+            claimed = stage.claimed(self) if not deciding and isinstance(stage, Window) else ()
             for atype in rules.free_types:
                 listed = atype.moves(self, stage, by)
+                if not listed:
+                    continue
                 if type(listed) is not list:
                     listed = list(listed)
-                if listed and claimed and atype.name in claimed:
-                    claims = window.claims   # window actions are not free here (R-WIN-2)
+                if claimed and atype.name in claimed:
+                    claims = stage.claims   # window actions are not free here (R-WIN-2)
                     listed = [values for values in listed if not claims(self, atype, by, values)]
                 if listed:
                     groups.append((atype, listed))
