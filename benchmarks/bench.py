@@ -53,8 +53,8 @@ def timed_games(ruleset, players: int, seconds: float, seed: int, play) -> tuple
     return steps, time.perf_counter() - start
 
 
-def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
-    """Random games through the dict API for ``seconds``; (steps, elapsed)."""
+def dict_play(ruleset):
+    """``play(game, rnd)``: a random game through the dict API to its end; its steps."""
     free = ruleset.rules.free_names
 
     def play(game, rnd) -> int:
@@ -73,13 +73,18 @@ def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, f
             steps += 1
         return steps
 
-    return timed_games(ruleset, players, seconds, seed, play)
+    return play
 
 
-def int_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
-    """Random games through the integer API for ``seconds``; (steps, elapsed). The policy is
-    the dict one: free moves (their integers lie in the blocks of the free action types) are
-    taken one time in twenty."""
+def dict_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
+    """Random games through the dict API for ``seconds``; (steps, elapsed)."""
+    return timed_games(ruleset, players, seconds, seed, dict_play(ruleset))
+
+
+def int_play(ruleset):
+    """``play(game, rnd)``: a random game through the integer API to its end; its steps. The
+    policy is the dict one: free moves (their integers lie in the blocks of the free action
+    types) are taken one time in twenty."""
     space = ruleset.rules.space
     free = bytearray(space.size)   # which integers are free moves: their types' blocks
     for block in space.blocks.values():
@@ -101,30 +106,49 @@ def int_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, fl
             steps += 1
         return steps
 
-    return timed_games(ruleset, players, seconds, seed, play)
+    return play
 
 
-def liars_poker_steps(seconds: float, seed: int) -> tuple[int, float] | None:
-    """OpenSpiel's python_liars_poker with random players; None without OpenSpiel."""
+def int_steps(ruleset, players: int, seconds: float, seed: int) -> tuple[int, float]:
+    """Random games through the integer API for ``seconds``; (steps, elapsed)."""
+    return timed_games(ruleset, players, seconds, seed, int_play(ruleset))
+
+
+def liars_poker():
+    """OpenSpiel's ``python_liars_poker`` game, or None without OpenSpiel."""
     try:
         import pyspiel
         import open_spiel.python.games  # noqa: F401  (registers the Python games)
     except ImportError:
         return None
-    game = pyspiel.load_game("python_liars_poker")
+    return pyspiel.load_game("python_liars_poker")
+
+
+def liars_poker_play(game, rnd) -> int:
+    """One game of liars poker with random players (chance sampled); its steps."""
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(rnd.choices(outcomes, probabilities)[0])
+        else:
+            state.apply_action(rnd.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def liars_poker_steps(seconds: float, seed: int) -> tuple[int, float] | None:
+    """OpenSpiel's python_liars_poker with random players; None without OpenSpiel."""
+    game = liars_poker()
+    if game is None:
+        return None
     rnd = random.Random(seed)
     steps = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probabilities = zip(*state.chance_outcomes())
-                state.apply_action(rnd.choices(outcomes, probabilities)[0])
-            else:
-                state.apply_action(rnd.choice(state.legal_actions()))
-            steps += 1
+        steps += liars_poker_play(game, rnd)
     return steps, time.perf_counter() - start
 
 

@@ -1,0 +1,37 @@
+"""The benchmark scripts run and print their figures (a tiny run: no figure is checked, no
+timing is asserted; the scripts are where the figures come from)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_bench_prints_the_ratios():
+    figures = json.loads(run("benchmarks/bench.py", "--seconds", "0.2", "--rounds", "1",
+                             "--json"))
+    for name in ("dict API / liars poker", "integer API / liars poker",
+                 "from_dict / json round trip", "to_dict / json round trip", "clone us"):
+        assert figures[name] > 0, name
+
+
+def test_bytecodes_counts_the_work_of_a_step():
+    out = run("benchmarks/bytecodes.py", "--games", "2", "--reference-games", "20", "--top", "3")
+    lines = out.splitlines()
+    rows = {line.split("  ")[0]: line.split() for line in lines[1:4]}
+    for name in ("dict API", "integer API", "python_liars_poker"):
+        instructions = float(rows[name][-3])
+        assert instructions > 100, (name, instructions)
+    assert "integer API / liars poker, by instructions" in out
+    assert "functions executing the most instructions" in out
