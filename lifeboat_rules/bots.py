@@ -73,7 +73,7 @@ def make_bot(name: str, seed: int | None = None, **options) -> Bot:
     try:
         factory = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
     return factory(seed=seed, **options)
 
 

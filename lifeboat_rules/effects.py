@@ -69,10 +69,12 @@ CONTAINERS = {
 
 def copy_event(event: dict) -> dict:
     """A copy of an event deep enough that nothing is shared with the log."""
-    copier = COPIERS.get(event["type"])
-    if copier is not None:
-        return copier(event)
-    copy = event.copy()   # a plugin's event: looked through
+    return COPIERS.get(event["type"], _copy_looked_through)(event)
+
+
+def _copy_looked_through(event: dict) -> dict:
+    """A plugin's event: every field looked through."""
+    copy = event.copy()
     _finish_any(copy)
     return copy
 
@@ -113,8 +115,8 @@ COPIERS["action"] = _copy_action
 
 def copy_events(events) -> list:
     """Copies of events (``copy_event`` of each)."""
-    copiers = COPIERS
-    return [(copiers.get(e["type"]) or copy_event)(e) for e in events]
+    get = COPIERS.get
+    return [get(e["type"], _copy_looked_through)(e) for e in events]
 
 
 # Copies of a whole log (``to_dict``, ``Game.events``): every event is copied shallow in one

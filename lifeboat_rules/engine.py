@@ -19,7 +19,7 @@ from .effects import copy_events, copy_log, finisher_of
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
 from .errors import IllegalAction
-from .records import End, Phase, Refusal, decision, short
+from .records import End, Phase, Refusal, decisions, short
 from .rng import Rng
 from .rules import navigation, scoring, setup
 from .rulesets import Ruleset, load_ruleset
@@ -385,9 +385,8 @@ class Game:
             else:
                 waiting = top.pending(self)
             if waiting:
-                # the stage's Decision records by character, made once per stage class
-                made = self.rules.decisions.get(type(top)) or self.rules.decisions_of(type(top))
-                self._pending = [made.get(c) or decision(c, top.KIND) for c in waiting]
+                made = decisions(top.KIND)
+                self._pending = [made[c] for c in waiting]
                 self._deciders = tuple(waiting)
                 return
             top.advance(self)
@@ -401,7 +400,8 @@ class Game:
         if top is None or self.state.over:
             self._pending = []
         else:
-            self._pending = [decision(c, top.KIND) for c in top.pending(self)]
+            made = decisions(top.KIND)
+            self._pending = [made[c] for c in top.pending(self)]
         self._deciders = tuple(d.by for d in self._pending)
 
     def _next_phase(self) -> None:

@@ -25,7 +25,7 @@ from . import hookspecs
 from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_builder
 from .content import Content
 from .errors import ContentError, IllegalAction, PluginError
-from .records import Marker, decision, short
+from .records import Marker, short
 from .stages import Stage, Window
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
@@ -382,7 +382,6 @@ class Rules:
     fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
     flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
     kind_sets: dict = attrs.field(init=False, factory=dict)   # see ``kinds_with``
-    decisions: dict = attrs.field(init=False, factory=dict)   # see ``decisions_of``
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
@@ -458,16 +457,6 @@ class Rules:
         if found is None:
             found = self.kind_sets[attribute] = frozenset(
                 kind for kind, info in self.content.provisions.items() if getattr(info, attribute))
-        return found
-
-    def decisions_of(self, stage: type) -> dict:
-        """``{character: Decision(character, stage.KIND)}`` for the ruleset's characters: the
-        records the engine hands out as ``pending`` after every action, made once per stage
-        class."""
-        found = self.decisions.get(stage)
-        if found is None:
-            found = self.decisions[stage] = {c: decision(c, stage.KIND)
-                                             for c in self.content.characters}
         return found
 
     def _implemented(self, name: str, base_answers: bool = False):

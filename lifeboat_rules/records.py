@@ -134,17 +134,31 @@ class Decision(NamedTuple):
         return {"by": self.by, "kind": str(self.kind)}
 
 
+class _Decisions(dict):
+    """The Decision records of one kind, by character, each made when first asked for."""
+
+    def __init__(self, kind: str):
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, by: str) -> Decision:
+        found = Decision(by, self.kind)
+        if len(self) < 1_000:   # characters are few; odd ones are not kept
+            self[by] = found
+        return found
+
+
 _DECISIONS: dict = {}
 
 
-def decision(by: str, kind: str) -> Decision:
-    """``Decision(by, kind)``, one record per pair (they are immutable, and made after every
-    action)."""
-    key = (by, kind, type(kind))   # a kind's enum member and its plain word stay apart
+def decisions(kind: str) -> dict:
+    """``{by: Decision(by, kind)}``: one record per pair (they are immutable, and the engine
+    hands them out after every action); indexing it makes a missing one."""
+    key = (kind, type(kind))   # a kind's enum member and its plain word stay apart
     found = _DECISIONS.get(key)
     if found is None:
-        found = Decision(by, kind)
-        if len(_DECISIONS) < 10_000:   # characters and kinds are few; odd ones are not kept
+        found = _Decisions(kind)
+        if len(_DECISIONS) < 1_000:   # kinds are few; odd ones are not kept
             _DECISIONS[key] = found
     return found
 

@@ -132,8 +132,8 @@ class Window(Stage):
     def claims_any(self, game: "Game", atype: "ActionType", who: str) -> bool:
         """Whether some move of the free type ``atype`` by ``who`` is a window action here
         (``claims`` of one of its moves). A window may answer faster for its own ``CLAIMS``
-        (``pending`` asks it of every candidate after every window action); the invariants
-        check who is pending against the rules."""
+        (``pending`` asks it of every candidate after every window action);
+        tests/test_legality.py checks such answers against the listing."""
         claims = self.claims
         for values in atype.moves(game, self, who):
             if claims(game, atype, who, values):

@@ -40,3 +40,13 @@ def test_the_saved_navigation_cards_are_the_cards_data():
         assert saved[nid] == expected
     saved[next(iter(saved))]["overboard"] = "changed"   # a copy: the game keeps its own
     assert game.to_dict()["table"]["navcards"] != saved
+
+
+@pytest.mark.parametrize("spec", inv.ruleset_specs(), ids=inv.spec_name)
+def test_the_next_phase_is_the_one_after_it_in_the_round(spec):
+    """``Rules.phase_after``: each phase of the round to the one registered after it, the last
+    to None (a new round begins, R-NAV-4)."""
+    rules = inv.load(spec).rules
+    order = [phase for phase, _ in rules.phases]
+    for index, phase in enumerate(order):
+        assert rules.phase_after[phase] == (order[index + 1] if index + 1 < len(order) else None)

@@ -43,6 +43,18 @@ def in_hand_with(game: "Game", who: str, attribute: str) -> list:
     return [c for c in game.state.characters[who].hand if kinds[c] in wanted]
 
 
+def has_in_hand(game: "Game", who: str, attribute: str) -> bool:
+    """Whether ``who`` holds in hand a card whose kind has ``attribute`` set (``in_hand_with``
+    without building the list: windows ask it of every candidate)."""
+    rules = game.rules
+    wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
+    kinds = game.state.table.kinds
+    for card in game.state.characters[who].hand:
+        if kinds[card] in wanted:
+            return True
+    return False
+
+
 def hand_then_front(game: "Game", who: str, values=None) -> tuple:
     """Where a card an action names by kind is taken from: hand first, then in front."""
     character = game.state.characters[who]

@@ -11,7 +11,7 @@ from ..hookspecs import hookimpl
 from ..records import Kind, Marker, Refusal, Side
 from ..stages import Window
 from ..state import Stake
-from .cards import weapons
+from .cards import has_in_hand, weapons
 
 if TYPE_CHECKING:
     from ..actions import ActionType as Type
@@ -63,16 +63,8 @@ class FightWindow(Window):
     def claims_any(self, game: "Game", atype: "Type", who: str) -> bool:
         if atype.name != "play":
             return Window.claims_any(self, game, atype, who)
-        if who not in self.attackers and who not in self.defenders:
-            return False
-        rules = game.rules
-        weapons = rules.kind_sets.get("weapon") or rules.kinds_with("weapon")
-        kinds = game.state.table.kinds
-        # every card in hand may be played (R-PLAY-1): a weapon among them is the claim
-        for card in game.state.characters[who].hand:
-            if kinds[card] in weapons:
-                return True
-        return False
+        # every card in hand may be played (R-PLAY-1): a fighter's weapon among them is the claim
+        return (who in self.attackers or who in self.defenders) and has_in_hand(game, who, "weapon")
 
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)

@@ -10,8 +10,7 @@ from ..declare import CHARACTER, flag, names, state
 from ..hookspecs import hookimpl
 from ..records import DISCARD, Kind, Refusal, front
 from ..stages import Window
-from .cards import has_preserver, hand_then_front, holding, zone_of
-from .playing import preservers
+from .cards import has_in_hand, has_preserver, hand_then_front, holding, zone_of
 
 if TYPE_CHECKING:
     from ..actions import ActionType as Type
@@ -47,7 +46,7 @@ class OverboardWindow(Window):
         # a preserve listed for a fallen target: ``who`` holds one, and a fallen character is
         # still on board and awake (the targets ``preserve`` lists)
         chars = game.state.characters
-        return bool(preservers(game, who)) and any(
+        return has_in_hand(game, who, "preserver") and any(
             t in game.state.seats and chars[t].awake for t in self.fallen)
 
     def shark_comes(self, game: "Game") -> bool:

@@ -8,7 +8,7 @@ from .. import effects
 from ..actions import FREE, ActionType, Domain, Param
 from ..hookspecs import hookimpl
 from ..records import Refusal, front, hand
-from .cards import in_hand_with, own_hand
+from .cards import has_in_hand, in_hand_with, own_hand
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -49,17 +49,10 @@ def _preserve_check(game: "Game", stage: "Stage", by: str, target: str):
 
 
 def _preserve_moves(game: "Game", stage: "Stage", by: str):
-    # listed for everyone in every listing and window check (hot path): the hand is looked
-    # through here rather than through ``preservers``, which builds the whole list
-    state = game.state
-    rules = game.rules
-    wanted = rules.kind_sets.get("preserver") or rules.kinds_with("preserver")
-    kinds = state.table.kinds
-    for card in state.characters[by].hand:
-        if kinds[card] in wanted:
-            chars = state.characters
-            return [(target,) for target in state.seats if chars[target].awake]
-    return []
+    if not has_in_hand(game, by, "preserver"):   # asked in every listing: no list built
+        return []
+    chars = game.state.characters
+    return [(target,) for target in game.state.seats if chars[target].awake]
 
 
 def _preserve_resolve(game: "Game", stage: "Stage", by: str, target: str) -> None:

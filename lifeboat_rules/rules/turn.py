@@ -389,14 +389,11 @@ def _use_check(game: "Game", stage: Turn, by: str, card: str, target: str | None
 
 def _use_moves(game: "Game", stage: Turn, by: str):
     character = game.state.characters[by]
-    rules = game.rules
-    effect_of = rules.effect_of
-    kinds = game.state.table.kinds
     out = []
     for card in character.hand + character.front:
-        name_ = effect_of.get(kinds[card])   # as _effect, for each card held
-        if name_:
-            out.extend((card, target) for target in rules.effects[name_].targets(game, by, card))
+        effect = _effect(game, card)
+        if effect is not None:
+            out.extend((card, target) for target in effect.targets(game, by, card))
     return out
 
 
