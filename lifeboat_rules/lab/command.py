@@ -15,11 +15,14 @@ BOOKKEEPING = frozenset({"action", "move", "marker"})
 
 HELP = """\
 Play N games (seeds S, S+1, ...) between bots and summarize them: win rates with 95%
-intervals by character, seat and bot, score parts, game length, end causes.
+intervals by character, seat and bot, score parts, game length, end causes; and, when asked,
+how often events happen (--count), what an action is worth (--restrict), how a number of the
+content should be set (--vary), and which conclusions hold whoever plays (--robust).
 
 Seats are numbered in deal order, bow to stern (0 is the bow). --bots names a bot per seat
-in that order, cycled when there are fewer names than players: `--bots random` seats a
-random bot everywhere. In the base game the seats at the deal follow the characters (Lady
+in that order, cycled when there are fewer names than players. Without --bots every seat is
+`heuristic` (a bot that plays to its love, hate and treasure): random play says little about
+people's games, so `--bots random` must be asked for, and the report warns of it. In the base game the seats at the deal follow the characters (Lady
 Lauren always sits at the bow), so a bot kept in one seat also keeps a character. --rotate
 moves the list one seat toward the stern each game: seat j of game k gets bot (j - k) mod
 players of the cycled list (game k is the one of seed S+k), so every bot sits in every seat
@@ -29,8 +32,16 @@ The bot in seat j of the game of seed s is seeded with s*100 + j. A game is play
 asking the bot of the first pending decision's character (game.pending[0]). Results do not
 depend on --jobs or the cluster: games are counted in seed order.
 
-The 95% intervals, --compare, --report, --dask and the progress bar need the lab extra:
-pip install 'lifeboat-rules[lab]'.
+--restrict A[,A]: restricted play (Jaffe et al., AIIDE 2012): every seed is played again
+with one seat, seat k mod P in game k, never taking those action types unless nothing else is
+legal; its win rate against its rate in the unrestricted game of the same seed, paired.
+--vary PATH=V1,V2,...: every seed is played again for each value of one content field (e.g.
+characters.the_kid.size=2,3,4). --robust: the study again with random, heuristic and search
+bots in every seat (search on a tenth of the games, at least 200), and whether each
+character's verdict (above, within or below an even share) is the same under all three.
+
+The 95% intervals, --compare, --restrict, --robust, --report, --dask and the progress bar
+need the lab extra: pip install 'lifeboat-rules[lab]'.
 """
 
 LAB = "pip install 'lifeboat-rules[lab]'"
@@ -46,8 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="default: the most the ruleset allows")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the first seed (default 1)")
     from ..bots import BOTS
-    parser.add_argument("--bots", default="random", metavar="B,...",
-                        help="bot names per seat in deal order, cycled (default random; "
+    parser.add_argument("--bots", default="heuristic", metavar="B,...",
+                        help="bot names per seat in deal order, cycled (default heuristic; "
                              f"known: {', '.join(BOTS)})")
     parser.add_argument("--rotate", action="store_true",
                         help="move the bots one seat toward the stern each game")
@@ -58,6 +69,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="run on an existing Dask cluster, e.g. tcp://host:8786")
     parser.add_argument("--compare", default=None, metavar="R2",
                         help="also play the same seeds and seats under R2, and compare")
+    parser.add_argument("--count", default=None, metavar="TYPE[,TYPE]",
+                        help="count these events in every game (an event type such as use, "
+                             "rob, row, or TYPE:KIND such as use:flare_gun)")
+    parser.add_argument("--restrict", default=None, metavar="ACTION[,ACTION]",
+                        help="restricted play: what these action types are worth to a seat")
+    parser.add_argument("--vary", default=None, metavar="PATH=V1,V2,...",
+                        help="the study for each value of one content field, "
+                             "e.g. characters.the_kid.size=2,3,4")
+    parser.add_argument("--robust", action="store_true",
+                        help="the study again under random, heuristic and search seats")
+    parser.add_argument("--robust-games", type=int, default=None, metavar="N",
+                        help="games of --robust's search study (default: a tenth of --games, "
+                             "at least 200)")
     parser.add_argument("--report", default=None, metavar="DIR",
                         help="write summary.json, games.jsonl, plots and index.html into DIR")
     parser.add_argument("--json", action="store_true",
@@ -89,14 +113,18 @@ def simulate(args) -> int:
                          "leave out --jobs and --dask")
     if args.report:
         _need("--report", "matplotlib", "statsmodels", "scipy")
-    if args.compare:
-        _need("--compare", "statsmodels", "scipy")
+    for flag, asked in (("--compare", args.compare), ("--restrict", args.restrict),
+                        ("--robust", args.robust)):
+        if asked:
+            _need(flag, "statsmodels", "scipy")
     if args.dask:
         _need("--dask", "distributed")
     intervals = _have("statsmodels", "scipy")
     plan = Plan.make(args.ruleset, games=args.games, players=args.players, seed=args.seed,
                      bots=[b.strip() for b in args.bots.split(",") if b.strip()],
-                     rotate=args.rotate, compare=args.compare)
+                     rotate=args.rotate, compare=args.compare, count=_names(args.count),
+                     restrict=_names(args.restrict), vary=args.vary, robust=args.robust,
+                     robust_games=args.robust_games)
     screen = sys.stderr if args.json else sys.stdout
     progress = wanted() and not args.verbose and _have("rich")
 
@@ -123,16 +151,24 @@ def simulate(args) -> int:
     if args.games > 1 or args.report:       # one game: its scores are the summary
         print(text(summary), file=screen)
         if plan.comparing:
+            print("\n" + text(summary["compare"]["summary"]), file=screen)
             print("\n" + compare_text(summary), file=screen)
     place = f"on {args.dask}" if args.dask else f"with {args.jobs} job(s)"
-    played = plan.games * len(plan.rulesets)
-    print(f"\n{played:,} game(s) of {' and '.join(plan.names)} in {elapsed:.1f} s {place}: "
-          f"{played / elapsed:,.0f} games/s", file=screen)
+    played = plan.games * len(plan.arms)
+    if plan.robust:
+        played += sum(n for kind, n in summary["robust"]["games"].items()
+                      if summary["robust"]["wins"][kind] is not summary["wins"])
+    print(f"\n{played:,} game(s) in {elapsed:.1f} s {place}: "
+          f"{played / elapsed:,.1f} games/s", file=screen)
     if not intervals and args.games > 1:
         print(f"(95% intervals need the lab extra: {LAB})", file=screen)
     if args.report:
         print(f"report: {args.report}/index.html (summary.json, games.jsonl, plots)", file=screen)
     return 0
+
+
+def _names(listed: str | None) -> list:
+    return [n.strip() for n in (listed or "").split(",") if n.strip()]
 
 
 def _print_scores(row: dict) -> None:

@@ -1,17 +1,28 @@
-"""What a study plays: rulesets, player count, seeds, bots per seat (docs/balance.md)."""
+"""What a study plays: rulesets, player count, seeds, bots per seat, and the designers'
+questions asked of it (docs/balance.md)."""
 
 from __future__ import annotations
 
+import copy
+import difflib
 from dataclasses import dataclass
+
+import yaml
 
 from .. import load_ruleset, new_game
 from ..bots import BOTS
+from ..words import character_name
+
+DEFAULT_BOTS = ("heuristic",)       # random play says little about people's games
+ROBUST_BOTS = ("random", "heuristic", "search")
+ROBUST_SEARCH_GAMES = 200           # the search study of --robust: at least this many games
 
 
 @dataclass(frozen=True)
 class Plan:
-    """``games`` games with seeds ``seed``, ``seed + 1``, ... under ``rulesets[0]`` and, when
-    comparing, the same seeds and seats under ``rulesets[1]``.
+    """``games`` games with seeds ``seed``, ``seed + 1``, ... under ``rulesets[0]`` and, on
+    the same seeds and seats, under each other ruleset (the one compared, the values of a
+    varied field), and restricted when ``restrict`` names action types.
 
     Rulesets travel as their flattened definitions (what a saved game carries), so a worker
     process or a Dask worker loads exactly the same ruleset without reading the user's files
@@ -26,43 +37,140 @@ class Plan:
     bots: tuple              # bot names, by seat in deal order, cycled to the player count
     rotate: bool = False     # move the bots one seat toward the stern each game
     order: tuple = ()        # the characters in seat order of a full table (for tables, plots)
+    count: tuple = ()        # event types (or TYPE:KIND) counted in every game
+    restrict: tuple = ()     # action types a rotating seat avoids (restricted play)
+    vary: tuple = ()         # (content path, (value, ...)): rulesets[-len(values):] are they
+    compared: bool = False   # rulesets[1] is the ruleset compared
+    robust: bool = False     # the study again under random, heuristic and search seats
+    robust_games: int = 0    # games of the search study of --robust
+    characters: tuple = ()   # (id, display name) of every character in ``order``
 
     @classmethod
     def make(cls, ruleset="classic", games: int = 1, players: int | None = None, seed: int = 1,
-             bots=("random",), rotate: bool = False, compare=None) -> "Plan":
+             bots=DEFAULT_BOTS, rotate: bool = False, compare=None, count=(), restrict=(),
+             vary=None, robust: bool = False, robust_games: int | None = None) -> "Plan":
         """A plan from what the command line takes; ValueError (or ContentError) if it cannot
-        be played."""
+        be played. ``vary`` is ``(path, [value, ...])`` or ``"path=v1,v2"``."""
         loaded = [load_ruleset(ruleset)]
         if compare is not None:
             loaded.append(load_ruleset(compare))
         if players is None:
             players = max(loaded[0].players)
+        varied = ()
+        if vary is not None:
+            path, values = parse_vary(vary) if isinstance(vary, str) else vary
+            specs = [varied_spec(loaded[0], path, value) for value in values]
+            loaded += [load_ruleset(spec) for spec in specs]
+            varied = (path, tuple(values))
         for each in loaded:
             if players not in each.players:
                 raise ValueError(f"{each.name} is played by {min(each.players)} to "
                                  f"{max(each.players)} players, not {players} (R-SETUP-1)")
         if games < 1:
             raise ValueError("--games must be at least 1")
-        bots = tuple(bots) or ("random",)
+        bots = tuple(bots) or DEFAULT_BOTS
         unknown = [b for b in bots if b not in BOTS]
         if unknown:
             raise ValueError(f"unknown bot {unknown[0]!r}; known bots: {', '.join(sorted(BOTS))}")
         if len(bots) > players:
             raise ValueError(f"{len(bots)} bots named for {players} seats")
+        types = loaded[0].rules.types
+        for name in restrict:
+            if name not in types:
+                raise ValueError(f"--restrict: no action type {name!r} in {loaded[0].name}"
+                                 + _nearest(name, types) + f"; action types: {', '.join(sorted(types))}")
+        for name in count:
+            if not name or name.count(":") > 1 or not all(name.split(":")):
+                raise ValueError(f"--count: {name!r} is not an event type or TYPE:KIND")
+            if ":" in name:
+                kind = name.split(":")[1]
+                provisions = loaded[0].content.provisions
+                if kind not in provisions:
+                    raise ValueError(f"--count: no provision kind {kind!r} in {loaded[0].name}"
+                                     + _nearest(kind, provisions))
         order: list = []
+        names: dict = {}
         for each in loaded:
-            for character in new_game(each, players=max(each.players), seed=0).view(None)["seats"]:
+            game = new_game(each, players=max(each.players), seed=0)
+            for character in game.view(None)["seats"]:
                 if character not in order:
                     order.append(character)
+                    names[character] = character_name(game, character)
+        if robust_games is None:
+            robust_games = min(games, max(ROBUST_SEARCH_GAMES, games // 10))
         return cls(rulesets=tuple(r.spec for r in loaded), names=tuple(r.name for r in loaded),
                    players=players, seed=seed, games=games, bots=bots, rotate=rotate,
-                   order=tuple(order))
+                   order=tuple(order), count=tuple(count), restrict=tuple(restrict),
+                   vary=varied, compared=compare is not None, robust=robust,
+                   robust_games=robust_games,
+                   characters=tuple((c, names[c]) for c in order))
 
     @property
     def comparing(self) -> bool:
-        return len(self.rulesets) > 1
+        return self.compared
+
+    @property
+    def arms(self) -> list:
+        """What each seed is played as, in order: ``(ruleset index, restricted)``; the first
+        is the study itself."""
+        arms = [(0, False)]
+        if self.compared:
+            arms.append((1, False))
+        if self.restrict:
+            arms.append((0, True))
+        if self.vary:
+            first = len(self.rulesets) - len(self.vary[1])
+            arms += [(first + i, False) for i in range(len(self.vary[1]))]
+        return arms
+
+    def plain(self, bots: tuple, games: int) -> "Plan":
+        """The study alone (no comparison, restriction, variation or robustness), with
+        other bots and games: what ``--robust`` plays."""
+        return Plan(rulesets=self.rulesets[:1], names=self.names[:1], players=self.players,
+                    seed=self.seed, games=games, bots=bots, rotate=False, order=self.order,
+                    count=self.count, characters=self.characters)
 
     def to_dict(self) -> dict:
         """What ``runner.play_seeds`` takes (plain data, cheap to send to a worker)."""
         return {"rulesets": list(self.rulesets), "players": self.players, "seed": self.seed,
-                "bots": list(self.bots), "rotate": self.rotate}
+                "bots": list(self.bots), "rotate": self.rotate, "arms": self.arms,
+                "count": list(self.count), "restrict": list(self.restrict)}
+
+
+def _nearest(word: str, known) -> str:
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def parse_vary(text: str) -> tuple:
+    """``"characters.the_kid.size=2,3,4"`` -> ``("characters.the_kid.size", [2, 3, 4])``
+    (each value read as YAML: numbers, true/false, words)."""
+    path, sep, values = text.partition("=")
+    path = path.strip()
+    if not sep or not path or not values.strip():
+        raise ValueError(f"--vary takes PATH=V1,V2,... (e.g. characters.the_kid.size=2,3,4), "
+                         f"not {text!r}")
+    parsed = [yaml.safe_load(v.strip()) for v in values.split(",") if v.strip()]
+    return path, parsed
+
+
+def varied_spec(ruleset, path: str, value) -> dict:
+    """The ruleset's flattened definition with the content field ``path`` set to ``value``,
+    named after it; ValueError if the content has no such field."""
+    keys = path.split(".")
+    node = ruleset.content.raw
+    for depth, key in enumerate(keys):
+        if not isinstance(node, dict) or key not in node:
+            where = ".".join(keys[:depth]) or "the content"
+            known = list(node) if isinstance(node, dict) else []
+            raise ValueError(f"--vary: {where} has no field {key!r}" + _nearest(key, known))
+        node = node[key]
+    if isinstance(node, (dict, list)):
+        raise ValueError(f"--vary: {path} is not a single value")
+    spec = copy.deepcopy(ruleset.spec)
+    target = spec.setdefault("overrides", {})
+    for key in keys[:-1]:
+        target = target.setdefault(key, {})
+    target[keys[-1]] = value
+    spec["name"] = f"{ruleset.name} {path}={value}"
+    return spec

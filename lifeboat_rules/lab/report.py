@@ -3,7 +3,8 @@
 - ``summary.json``: the summary (docs/balance.md lists its keys);
 - ``games.jsonl``: one JSON object per game and ruleset, in seed order;
 - ``win_rates.png``, ``seats.png``, ``score_parts.png``, ``rounds.png``, ``ends.png`` (and
-  ``differences.png`` for a comparison);
+  ``differences.png`` for a comparison, ``restricted.png``, ``vary.png``, ``robust.png`` for
+  the questions asked);
 - ``index.html``: one self-contained page with the tables and the plots embedded.
 """
 
@@ -25,6 +26,14 @@ CAPTIONS = {
     "score_parts.png": "Mean score of each character, by part: survival, treasure, love, hate.",
     "rounds.png": "How many rounds the games lasted.",
     "ends.png": "How the games ended: landed (the fourth seagull), all dead, or adrift.",
+    "restricted.png": "Restricted play: how much the restricted seat's win rate changes when it "
+                      "never takes the restricted actions (unless nothing else is legal), "
+                      "against the same seats free on the same seeds; red where significant.",
+    "vary.png": "Win rate of each character for each value of the varied field, with 95% "
+                "intervals; the dashed line is an even share.",
+    "robust.png": "Win rate of each character with random, heuristic and search bots in every "
+                  "seat; a star marks a character whose verdict (above, within or below an "
+                  "even share) depends on the bots.",
 }
 
 
@@ -69,6 +78,8 @@ def page_html(summary: dict, plots: dict) -> str:
     tables = text(summary)
     if summary.get("compare"):
         tables = compare_text(summary) + "\n\n" + tables + "\n\n" + text(summary["compare"]["summary"])
+    warning = (f'<p class="warning"><b>Warning:</b> {html.escape(summary["warning"])}.</p>'
+               if summary.get("warning") else "")
     figures = "\n".join(
         f'<figure><img alt="{html.escape(name)}" '
         f'src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
@@ -86,10 +97,14 @@ body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1
 pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
 figure {{ margin: 2em 0; }} img {{ max-width: 100%; }}
 figcaption {{ color: #444; }}
+.warning {{ background: #fff3cd; border: 1px solid #e0b400; padding: 0.6em 1em; }}
 </style>
 </head>
 <body>
 <h1>Lifeboat balance: {html.escape(title)}</h1>
+{warning}
+<p>Bots by seat (0 is the bow): {html.escape(", ".join(summary["bots"]))}{
+    " (rotating a seat a game)" if summary["rotate"] else ""}.</p>
 <pre>{html.escape(tables)}</pre>
 {figures}
 <h2>How the numbers are computed</h2>

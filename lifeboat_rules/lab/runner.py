@@ -7,9 +7,15 @@ definition, seeds, bot names; rows of JSON-safe dicts).
 
 from __future__ import annotations
 
+import math
+
 from .. import load_ruleset, new_game
 from ..bots import make_bot
+from .restrict import Restricted
 
+# A search seat of the lab counts worlds, never seconds: its budget in CPU time would make a
+# game depend on how busy the machine is, and the same seed must give the same game anywhere.
+LAB_BOT_OPTIONS = {"search": {"budget": math.inf}}
 MAX_DECISIONS = 100_000       # a game that does not end by then is a bug in a rule or a bot
 ENDS = ("landed", "all_dead", "adrift")
 
@@ -34,8 +40,38 @@ def bot_seed(seed: int, seat: int) -> int:
     return seed * 100 + seat
 
 
-def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
+def lab_bot(name: str, seed: int):
+    """The bot ``name`` as the lab seats it (``LAB_BOT_OPTIONS``)."""
+    return make_bot(name, seed=seed, **LAB_BOT_OPTIONS.get(name, {}))
+
+
+def counter(names) -> tuple:
+    """What ``--count`` counts: ``TYPE`` (events of that type) or ``TYPE:KIND`` (those whose
+    ``kind`` is KIND, e.g. ``use:flare_gun``); ``(types, {(type, kind)})``."""
+    plain = frozenset(n for n in names if ":" not in n)
+    kinds = frozenset(tuple(n.split(":")) for n in names if ":" in n)
+    return plain, kinds
+
+
+def count_events(log, names) -> dict:
+    """How many events of each counted name the log holds."""
+    plain, kinds = counter(names)
+    counts = dict.fromkeys(names, 0)
+    for event in log:
+        kind = event["type"]
+        if kind in plain:
+            counts[kind] += 1
+        if kinds and (kind, event.get("kind")) in kinds:
+            counts[f"{kind}:{event['kind']}"] += 1
+    return counts
+
+
+def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=(),
+              restrict=None) -> dict:
     """Deal game ``seed`` and play it to the end; its row (docs/balance.md, section 4).
+
+    ``count``: event names to count (``counts`` in the row); ``restrict``: ``(seat, action
+    types)``, that seat's bot playing restricted (``restricted`` in the row).
 
     The game is driven by always answering the first pending decision, ``game.pending[0]``
     (pending decisions come in seat order, ghosts last), with the bot of that character's
@@ -44,7 +80,10 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
     """
     game = new_game(ruleset, players=players, seed=seed)
     seats = game.view(None)["seats"]
-    by_character = {c: make_bot(bots[j], seed=bot_seed(seed, j)) for j, c in enumerate(seats)}
+    by_character = {c: lab_bot(bots[j], bot_seed(seed, j)) for j, c in enumerate(seats)}
+    if restrict is not None:
+        seat, banned = restrict
+        restricted = by_character[seats[seat]] = Restricted(by_character[seats[seat]], banned)
     love, hate = {}, {}
     for character in seats:
         view = game.view(character)
@@ -64,7 +103,7 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
     if watch is not None:
         watch(game, game.log[shown:])
     result = game.result
-    return {
+    row = {
         "seed": seed,
         "ruleset": ruleset.name,
         "players": players,
@@ -79,6 +118,12 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
         "end": result["end"],
         "decisions": decisions,
     }
+    if count:
+        row["counts"] = count_events(game.log, count)
+    if restrict is not None:
+        row["restricted"] = {"seat": restrict[0], "actions": list(restrict[1]),
+                             "avoided": restricted.avoided}
+    return row
 
 
 def play_seeds(plan: dict, first: int, count: int) -> list:
@@ -88,10 +133,16 @@ def play_seeds(plan: dict, first: int, count: int) -> list:
 
 
 def games_of(plan: dict, first: int, count: int, watch=None):
-    """Per game, a tuple of rows, one per ruleset of the plan (two when comparing), all
-    played with the same seed and the same bots in the same seats."""
+    """Per game, a tuple of rows, one per arm of the plan (``Plan.arms``: the study, the
+    ruleset compared, the restricted seat, each varied value), all played with the same seed
+    and the same bots in the same seats. The restricted seat of game ``k`` is ``k mod
+    players``."""
     rulesets = [load_ruleset(spec) for spec in plan["rulesets"]]
+    players, counted, banned = plan["players"], tuple(plan["count"]), tuple(plan["restrict"])
     for number in range(first, first + count):
         seed = plan["seed"] + number
-        bots = seat_bots(plan["bots"], plan["players"], number, plan["rotate"])
-        yield tuple(play_game(r, plan["players"], seed, bots, watch) for r in rulesets)
+        bots = seat_bots(plan["bots"], players, number, plan["rotate"])
+        yield tuple(
+            play_game(rulesets[index], players, seed, bots, watch if not restricted else None,
+                      counted, (number % players, banned) if restricted else None)
+            for index, restricted in plan["arms"])

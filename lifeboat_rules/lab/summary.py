@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .tally import PARTS, Count, Pairs, Tally
+from .runner import seat_bots
+from .tally import PARTS, Count, Pairs, Restriction, Tally
 
 METHODS = {
     "win share": "each of k tied winners wins 1/k of the game; the wins of all characters add "
@@ -12,8 +13,20 @@ METHODS = {
     "difference": "paired by seed: mean per-game difference of the win share (B - A), 95% "
                   "interval and p-value of the paired t-test (scipy ttest_rel); p_holm: "
                   "Holm-adjusted over the characters (statsmodels multipletests)",
-    "seats": "seat 0 is the bow at the deal; bots are listed per seat in deal order, cycled",
+    "seats": "seat 0 is the bow at the deal; bots are listed per seat in deal order",
+    "counts": "per event type: events over games (mean per game) and the share of games with "
+              "at least one",
+    "restricted": "restricted play (Jaffe et al., AIIDE 2012): in game k seat k mod players "
+                  "never takes the restricted action types unless nothing else is legal; its "
+                  "win share minus its share in the unrestricted game of the same seed and "
+                  "seats, paired t-test (scipy ttest_rel)",
+    "verdict": "above or below an even share (1/players) when the 95% interval of the win "
+               "rate leaves it out, else within",
 }
+
+RANDOM_WARNING = ("random bots were chosen: they play without a plan, and what wins against "
+                  "them says little about people's games (leave out --bots for heuristic "
+                  "seats)")
 
 
 def _stats(intervals: bool):
@@ -43,8 +56,9 @@ def summarize(plan, tally: Tally, index: int = 0, intervals: bool = True) -> dic
         "ruleset": plan.names[index],
         "players": plan.players,
         "seed": plan.seed,
-        "bots": list(plan.bots),
+        "bots": seat_bots(plan.bots, plan.players),
         "rotate": plan.rotate,
+        "names": dict(plan.characters),
         "wins": {c: _entry(tally, tally.characters[c], stats) for c in dealt},
         "scores": {c: tally.scores[c] / tally.characters[c].games for c in dealt},
         "parts": {c: {part: tally.parts[c].get(part, 0) / tally.characters[c].games
@@ -55,8 +69,71 @@ def summarize(plan, tally: Tally, index: int = 0, intervals: bool = True) -> dic
                    "histogram": {str(r): tally.rounds[r] for r in sorted(tally.rounds)}},
         "ends": dict(tally.ends),
         "decisions": {"mean": tally.decisions / games if games else None},
+        **({"counts": counts(tally)} if plan.count else {}),
+        **({"warning": RANDOM_WARNING} if "random" in plan.bots else {}),
         "methods": METHODS,
     }
+
+
+def counts(tally: Tally) -> dict:
+    """Per counted event: its mean per game and the share of games in which it happened."""
+    games = tally.games or 1
+    return {name: {"total": n, "mean": n / games, "share": tally.happened[name] / games}
+            for name, n in tally.counts.items()}
+
+
+def restriction(plan, bound: Restriction, intervals: bool = True) -> dict:
+    """What the restricted actions are worth: the restricted seat's win share minus its share
+    unrestricted on the same seeds and seats, over all games and by character."""
+    from . import stats
+    games = len(bound.all[0])
+    return {"actions": list(plan.restrict), "seat": "game k: seat k mod players",
+            "games": games, "avoided": {"mean": bound.avoided / games if games else None,
+                                        "share": bound.bit / games if games else None},
+            **stats.paired(*bound.all),
+            "by_character": {c: stats.paired(*bound.characters[c])
+                             for c in plan.order if c in bound.characters}}
+
+
+def variation(plan, tallies: list, intervals: bool = True) -> dict:
+    """The study for each value of the varied field: win rates, rounds and ends."""
+    path, values = plan.vary
+    stats = _stats(intervals)
+    first = len(plan.names) - len(values)
+    out = []
+    for i, (value, tally) in enumerate(zip(values, tallies)):
+        dealt = [c for c, count in tally.characters.items() if count.games]
+        out.append({"value": value, "ruleset": plan.names[first + i], "games": tally.games,
+                    "wins": {c: _entry(tally, tally.characters[c], stats) for c in dealt},
+                    "rounds": {"mean": sum(r * n for r, n in tally.rounds.items()) / tally.games},
+                    "ends": dict(tally.ends)})
+    return {"path": path, "values": out}
+
+
+def verdict(entry: dict, even: float) -> str:
+    """``above``, ``within`` or ``below`` an even share, by the 95% interval."""
+    lo, hi = entry["ci95"]
+    return "above" if lo > even else "below" if hi < even else "within"
+
+
+def robustness(plan, studies: dict) -> dict:
+    """Each character's verdict under each kind of seat, and which differ."""
+    even = 1 / plan.players
+    verdicts, depends = {}, []
+    for c in plan.order:
+        if not all(c in s["wins"] for s in studies.values()):
+            continue
+        these = {kind: verdict(s["wins"][c], even) for kind, s in studies.items()}
+        same = len(set(these.values())) == 1
+        verdicts[c] = {**these, "same": same}
+        if not same:
+            depends.append(c)
+    return {"bots": list(studies), "even": even,
+            "games": {kind: s["games"] for kind, s in studies.items()},
+            "wins": {kind: s["wins"] for kind, s in studies.items()},
+            "ends": {kind: s["ends"] for kind, s in studies.items()},
+            "rounds": {kind: s["rounds"]["mean"] for kind, s in studies.items()},
+            "verdicts": verdicts, "depends": depends}
 
 
 def compare(plan, tally: Tally, pairs: Pairs) -> dict:
@@ -98,25 +175,41 @@ def _wins(label: str, entries: dict) -> list:
     return _table([label, "games", "wins", "rate"] + (["95% interval"] if intervals else []), rows)
 
 
+def _name(summary: dict, character: str) -> str:
+    return summary.get("names", {}).get(character, character)
+
+
+def _seats(bots: list) -> str:
+    """``heuristic`` for six alike, else the list by seat."""
+    if len(set(bots)) == 1:
+        return f"{bots[0]} in every seat"
+    return "by seat " + ", ".join(f"{j} {b}" for j, b in enumerate(bots))
+
+
 def text(summary: dict) -> str:
-    """The summary as a person reads it: tables of win rates, scores, rounds and ends."""
+    """The summary as a person reads it: tables of win rates, scores, rounds and ends, then
+    each question asked (counts, restricted play, a varied field, robustness)."""
     games = summary["games"]
     seeds = f"seed {summary['seed']}" if games == 1 else \
         f"seeds {summary['seed']}-{summary['seed'] + games - 1}"
     rotate = ", rotating a seat a game" if summary["rotate"] else ""
     lines = [f"{summary['ruleset']}: {games:,} game(s), {summary['players']} players, {seeds}, "
-             f"bots {','.join(summary['bots'])}{rotate}", ""]
+             f"bots {_seats(summary['bots'])}{rotate}", ""]
+    if summary.get("warning"):
+        lines[1:1] = [f"WARNING: {summary['warning']}."]
     intervals = any("ci95" in e for e in summary["wins"].values())
     rows = []
     for c, e in summary["wins"].items():
         parts = summary["parts"][c]
-        rows.append([c, e["games"], f"{e['wins']:.1f}", _percent(e["rate"])]
+        rows.append([_name(summary, c), e["games"], f"{e['wins']:.1f}", _percent(e["rate"])]
                     + ([_interval(e)] if intervals else [])
                     + [f"{summary['scores'][c]:.2f}", *(f"{parts[p]:.2f}" for p in PARTS)])
     lines += _table(["character", "games", "wins", "rate"] + (["95% interval"] if intervals else [])
                     + ["score", *PARTS], rows)
     lines.append("")
-    lines += _wins("seat", {str(e["seat"]): e for e in summary["by_seat"]})
+    lines += _wins("seat", {f"{e['seat']} {summary['bots'][e['seat']]}"
+                            if len(set(summary["bots"])) > 1 else str(e["seat"]): e
+                            for e in summary["by_seat"]})
     if len(summary["by_bot"]) > 1:
         lines.append("")
         lines += _wins("bot", summary["by_bot"])
@@ -127,6 +220,85 @@ def text(summary: dict) -> str:
                  f"decisions per game: {summary['decisions']['mean']:.1f}")
     lines.append("ends: " + ", ".join(f"{end} {n:,} ({_percent(n / games)})"
                                       for end, n in summary["ends"].items()))
+    for key, part in (("counts", counts_text), ("restricted", restricted_text),
+                      ("vary", vary_text), ("robust", robust_text)):
+        if summary.get(key):
+            lines += ["", part(summary)]
+    return "\n".join(lines)
+
+
+def counts_text(summary: dict) -> str:
+    rows = [[name, f"{c['mean']:.2f}", _percent(c["share"]), f"{c['total']:,}"]
+            for name, c in summary["counts"].items()]
+    lines = ["How often it happened (--count):"]
+    lines += _table(["event", "per game", "games with it", "in all"], rows)
+    never = [name for name, c in summary["counts"].items() if c["total"] == 0]
+    if never:
+        lines.append(f"never happened in these games: {', '.join(never)}")
+    return "\n".join(lines)
+
+
+def _difference(d: dict) -> list:
+    diff = d["difference"]
+    return ["-" if diff is None else f"{100 * diff:+.1f}",
+            "" if not d["ci95"] else f"{100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f}",
+            "-" if d["p"] is None else f"{d['p']:.3g}", "yes" if d["significant"] else "no"]
+
+
+def restricted_text(summary: dict) -> str:
+    r = summary["restricted"]
+    actions = ", ".join(r["actions"])
+    lines = [f"Restricted play (--restrict {actions}): in each game one seat, rotating, never "
+             f"takes {actions} unless nothing else is legal; its win rate against the same "
+             "seats unrestricted on the same seeds, in points:",
+             f"the restriction took a move away in {_percent(r['avoided']['share'])} of games "
+             f"({r['avoided']['mean']:.1f} decisions a game)", ""]
+    rows = [["any seat", r["pairs"], _percent(r["rate_a"]), _percent(r["rate_b"]), *_difference(r)]]
+    rows += [[_name(summary, c), d["pairs"], _percent(d["rate_a"]), _percent(d["rate_b"]),
+              *_difference(d)] for c, d in r["by_character"].items()]
+    lines += _table(["restricted seat", "games", "free", "restricted", "change", "95% interval",
+                     "p", "significant"], rows)
+    return "\n".join(lines)
+
+
+def vary_text(summary: dict) -> str:
+    v = summary["vary"]
+    values = v["values"]
+    names = list(dict.fromkeys(c for entry in values for c in entry["wins"]))
+    rows = []
+    for c in names:
+        cells = []
+        for entry in values:
+            e = entry["wins"].get(c)
+            cells.append("-" if e is None else
+                         _percent(e["rate"]) + (f" ({_interval(e)})" if "ci95" in e else ""))
+        rows.append([_name(summary, c), *cells])
+    rows.append(["all dead", *(_percent(e["ends"]["all_dead"] / e["games"]) for e in values)])
+    rows.append(["rounds", *(f"{e['rounds']['mean']:.2f}" for e in values)])
+    lines = [f"Win rate by value of {v['path']} (--vary), 95% intervals:"]
+    lines += _table(["character", *(f"{v['path'].split('.')[-1]}={e['value']}" for e in values)],
+                    rows)
+    return "\n".join(lines)
+
+
+def robust_text(summary: dict) -> str:
+    r = summary["robust"]
+    kinds = r["bots"]
+    rows = []
+    for c, v in r["verdicts"].items():
+        cells = [f"{_percent(r['wins'][k][c]['rate'])} {v[k]}" for k in kinds]
+        rows.append([_name(summary, c), *cells, "yes" if v["same"] else "NO"])
+    lines = [f"Robustness (--robust): win rate and verdict against an even share "
+             f"({_percent(r['even'])}) with every seat "
+             + ", ".join(f"{k} ({r['games'][k]:,} games)" for k in kinds) + ":"]
+    lines += _table(["character", *kinds, "same verdict"], rows)
+    if r["depends"]:
+        lines.append("These conclusions depend on how well the bots play: "
+                     + "; ".join(f"{_name(summary, c)} is "
+                                 + ", ".join(f"{r['verdicts'][c][k]} with {k}" for k in kinds)
+                                 for c in r["depends"]) + ".")
+    else:
+        lines.append("Every character's verdict is the same whoever sits in the seats.")
     return "\n".join(lines)
 
 
@@ -136,7 +308,7 @@ def compare_text(summary: dict) -> str:
     rows = []
     for c, d in summary["compare"]["difference"].items():
         diff = d["difference"]
-        rows.append([c, d["pairs"], _percent(d["rate_a"]), _percent(d["rate_b"]),
+        rows.append([_name(summary, c), d["pairs"], _percent(d["rate_a"]), _percent(d["rate_b"]),
                      "-" if diff is None else f"{100 * diff:+.1f}",
                      "" if not d["ci95"] else f"{100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f}",
                      "-" if d["p"] is None else f"{d['p']:.3g}",

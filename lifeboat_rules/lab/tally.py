@@ -30,7 +30,7 @@ class Tally:
     """Everything a summary says about one ruleset's games, added one row at a time in seed
     order (so that the sums, and the summary, are the same however the games were run)."""
 
-    def __init__(self, players: int, order=()):
+    def __init__(self, players: int, order=(), count=()):
         self.players = players
         self.unit = math.lcm(*range(1, players + 1))
         self.games = 0
@@ -42,6 +42,8 @@ class Tally:
         self.rounds: Counter = Counter()
         self.ends: Counter = Counter(dict.fromkeys(ENDS, 0))
         self.decisions = 0
+        self.counts: dict = dict.fromkeys(count, 0)        # events counted, over all games
+        self.happened: dict = dict.fromkeys(count, 0)      # games in which they happened
 
     def add(self, row: dict) -> dict:
         """Count one game; returns each character's win share in units."""
@@ -63,6 +65,9 @@ class Tally:
         self.rounds[row["rounds"]] += 1
         self.ends[row["end"]] += 1
         self.decisions += row["decisions"]
+        for name, n in row.get("counts", {}).items():
+            self.counts[name] = self.counts.get(name, 0) + n
+            self.happened[name] = self.happened.get(name, 0) + (n > 0)
         return units
 
     def wins(self, count: Count) -> float:
@@ -83,3 +88,27 @@ class Pairs:
                 first, second = self.shares.setdefault(character, (array("d"), array("d")))
                 first.append(a / self.unit)
                 second.append(units_b[character] / self.unit)
+
+
+class Restriction:
+    """Restricted play: the win share of the restricted seat of each game, unrestricted (the
+    study's own game) and restricted (the same seed and seats), by seat and by the character
+    in it; and how often the restriction took a move away."""
+
+    def __init__(self, unit: int):
+        self.unit = unit
+        self.all = (array("d"), array("d"))
+        self.characters: dict = {}      # character -> (unrestricted shares, restricted shares)
+        self.avoided = 0                # restricted decisions, over all games
+        self.bit = 0                    # games in which the restriction took a move away
+
+    def add(self, row: dict, units_free: dict, units_restricted: dict) -> None:
+        restricted = row["restricted"]
+        character = row["seats"][restricted["seat"]]
+        free, bound = units_free[character] / self.unit, units_restricted[character] / self.unit
+        for first, second in (self.all, self.characters.setdefault(
+                character, (array("d"), array("d")))):
+            first.append(free)
+            second.append(bound)
+        self.avoided += restricted["avoided"]
+        self.bit += restricted["avoided"] > 0
