@@ -2,7 +2,7 @@
 
     pip install -e '.[rl]'             # scipy, for the Wilson intervals
     python benchmarks/agents.py heuristic-vs-random [--games 1000] [--seed 1]
-    python benchmarks/agents.py search-vs-heuristic [--games 1000] [--rollouts 16] [--budget 0.45]
+    python benchmarks/agents.py search-vs-heuristic [--games 1000] [--rollouts 4] [--budget 0.45]
 
 A match seats one bot (the *tested* bot) against five of another (classic, 6 players) in
 ``--games`` games with seeds S, S+1, ...; in game k the tested bot takes seat k mod 6 at the
@@ -162,7 +162,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--rollouts", type=int, default=16, help="SearchBot: worlds a decision")
+    parser.add_argument("--rollouts", type=int, default=4, help="SearchBot: worlds a decision")
     parser.add_argument("--budget", type=float, default=0.45,
                         help="SearchBot: CPU seconds a decision at most")
     parser.add_argument("--candidates", type=int, default=3, help="SearchBot: moves searched")

@@ -1,9 +1,14 @@
 """How the balance lab scales (issue #11): prints, never asserts.
 
     python benchmarks/lab_scaling.py [--games 100000] [--repeat 2] [--no-dask] [--cluster-workers 1,2]
+    python benchmarks/lab_scaling.py --bots search --games 1000 --runs dask --cluster-workers 2 \
+        --report captain-search            # the 1,000 search-seat games of docs/balance.md
+    python benchmarks/lab_scaling.py --kinds random,heuristic,search --games 2000 \
+        --search-games 40 --no-dask        # games per second of each kind of bot
+    python benchmarks/lab_scaling.py --robust --games 2000 --no-dask --runs jobs2
 
-Plays the same study (classic, 6 players, random bots) with the progress bar and a full
-report, side by side in one run:
+Plays the same study (classic, 6 players, ``--bots``, default random) with the progress bar
+and a full report, side by side in one run:
 
 - ``--jobs 1`` (this process: one core) and ``--jobs 2`` (two worker processes): games per
   second and the ratio jobs 2 / jobs 1 (the target on a 2-core machine is at least 1.8);
@@ -17,6 +22,12 @@ machine slow some runs down: a run that got fewer cores than it has workers was 
 not slow by itself. The best run of each is the figure. Every run must give the same
 summary (checked and printed).
 The progress bar goes to standard error (redirect it to /dev/null to keep a log clean).
+
+``--kinds K,...`` measures each kind of bot in turn (every seat that bot; ``--search-games``
+games for the search bot, which is slow); ``--runs`` keeps some of the configurations
+(``jobs1``, ``jobs2``, ``dask``); ``--robust`` measures ``simulate --robust`` (its search
+study on a tenth of the games, at least 200); ``--report DIR`` keeps the report of the last
+run.
 """
 
 from __future__ import annotations
@@ -53,8 +64,9 @@ def cpu_seconds() -> tuple[float, dict]:
     return total, live
 
 
-def measure(plan, label: str, progress: bool, **where) -> tuple[float, str]:
-    with tempfile.TemporaryDirectory() as report:
+def measure(plan, label: str, progress: bool, keep=None, **where) -> tuple[float, str]:
+    with tempfile.TemporaryDirectory() as scratch:
+        report = keep or scratch
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         cpu_before, live_before = cpu_seconds()
         began = time.perf_counter()
@@ -62,9 +74,10 @@ def measure(plan, label: str, progress: bool, **where) -> tuple[float, str]:
         elapsed = time.perf_counter() - began
         cpu_after, live_after = cpu_seconds()
     cpu = cpu_after - cpu_before + sum(t - live_before.get(pid, 0.0) for pid, t in live_after.items())
-    rate = plan.games / elapsed
-    print(f"  {label:28} {elapsed:8.1f} s  {rate:8.1f} games/s   cores used {cpu / elapsed:4.2f}"
-          f"  {plan.games / cpu:6.1f} games per CPU second   (load average before: {load:.2f})",
+    games = plan.games + (plan.robust_games + plan.games if plan.robust else 0)
+    rate = games / elapsed
+    print(f"  {label:28} {elapsed:8.1f} s  {rate:8.2f} games/s   cores used {cpu / elapsed:4.2f}"
+          f"  {games / cpu:7.2f} games per CPU second   (load average before: {load:.2f})",
           flush=True)
     return rate, json.dumps(summary, sort_keys=True)
 
@@ -79,16 +92,38 @@ def main() -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--cluster-workers", default="1,2",
                         help="the LocalClusters to measure, by workers (default 1,2)")
+    parser.add_argument("--bots", default="random", help="the bot of every seat (default random)")
+    parser.add_argument("--kinds", default=None,
+                        help="measure each of these bots in turn (e.g. random,heuristic,search)")
+    parser.add_argument("--search-games", type=int, default=None,
+                        help="with --kinds: games for the search bot (default --games)")
+    parser.add_argument("--runs", default="jobs1,jobs2,dask",
+                        help="the configurations to measure (default jobs1,jobs2,dask)")
+    parser.add_argument("--robust", action="store_true", help="measure simulate --robust")
+    parser.add_argument("--report", default=None, help="keep the report of the last run here")
     args = parser.parse_args()
+    kinds = args.kinds.split(",") if args.kinds else [args.bots]
+    if len(kinds) > 1:
+        for kind in kinds:
+            games = args.search_games if kind == "search" and args.search_games else args.games
+            print(f"\n== {kind} ==", flush=True)
+            study(args, kind, games)
+        return
+    study(args, kinds[0], args.games)
 
-    plan = Plan.make(args.ruleset, games=args.games, players=args.players, seed=1)
+
+def study(args, bots: str, games: int) -> None:
+    wanted = set(args.runs.split(","))
+    plan = Plan.make(args.ruleset, games=games, players=args.players, seed=1, bots=[bots],
+                     robust=args.robust)
     progress = not args.no_progress
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"{args.games:,} games of {plan.names[0]} with {plan.players} random players, "
-          f"progress bar {'on' if progress else 'off'}, report on")
+          f"{games:,} games of {plan.names[0]} with {plan.players} {bots} players"
+          + (f" and --robust ({plan.robust_games} search games)" if args.robust else "")
+          + f", progress bar {'on' if progress else 'off'}, report on")
 
     clusters = {}
-    if not args.no_dask:
+    if not args.no_dask and "dask" in wanted:
         from distributed import LocalCluster
         for workers in sorted({int(n) for n in args.cluster_workers.split(",")}):
             clusters[workers] = LocalCluster(n_workers=workers, threads_per_worker=1,
@@ -100,23 +135,26 @@ def main() -> None:
     try:
         for attempt in range(1, args.repeat + 1):
             print(f"run {attempt}:")
-            runs = [("jobs 1 (this process)", {"jobs": 1}), ("jobs 2 (two processes)", {"jobs": 2})]
+            runs = [("jobs 1 (this process)", {"jobs": 1})] if "jobs1" in wanted else []
+            runs += [("jobs 2 (two processes)", {"jobs": 2})] if "jobs2" in wanted else []
             runs += [(f"LocalCluster, {n} worker(s)", {"dask": c.scheduler_address})
                      for n, c in clusters.items()]
             for label, where in runs:
-                rate, summary = measure(plan, label, progress, **where)
+                rate, summary = measure(plan, label, progress, args.report, **where)
                 rates.setdefault(label, []).append(rate)
                 summaries.add(summary)
     finally:
         for cluster in clusters.values():
             cluster.close()
 
-    base = max(rates["jobs 1 (this process)"])
-    print("best of each, and the ratio to jobs 1:")
+    base = max(rates.get("jobs 1 (this process)", [0.0]))
+    print("best of each" + (", and the ratio to jobs 1:" if base else ":"))
     for label, values in rates.items():
-        print(f"  {label:28} {max(values):8.1f} games/s   x{max(values) / base:.2f}")
+        print(f"  {label:28} {max(values):8.2f} games/s"
+              + (f"   x{max(values) / base:.2f}" if base else ""))
     print(f"same summary in every run: {'yes' if len(summaries) == 1 else 'NO'}")
-    sys.exit(0 if len(summaries) == 1 else 1)
+    if len(summaries) != 1:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

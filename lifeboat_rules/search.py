@@ -48,7 +48,7 @@ class SearchBot:
     the game); ``temperature``: how much a point of expected lead is worth (``value``).
     """
 
-    def __init__(self, seed: int | None = None, budget: float = 0.45, rollouts: int | None = 16,
+    def __init__(self, seed: int | None = None, budget: float = 0.45, rollouts: int | None = 4,
                  candidates: int = 3, rounds: int | None = 1, temperature: float = 3.0):
         self.random = random.Random(seed)
         self.budget = budget

@@ -56,10 +56,11 @@ def test_a_six_way_tie_every_game_gives_each_character_a_sixth():
     assert [e["seat"] for e in summary["by_seat"]] == list(range(6))
     for entry in summary["by_seat"]:
         assert entry["wins"] == pytest.approx(10) and entry["ci95"] == pytest.approx(wilson(10, 60))
-    # one bot in all six seats: 360 seat-games, 60 wins
-    assert summary["by_bot"]["random"]["games"] == 360
-    assert summary["by_bot"]["random"]["wins"] == pytest.approx(60)
-    assert summary["by_bot"]["random"]["ci95"] == pytest.approx(wilson(60, 360))
+    # one bot, the default heuristic one, in all six seats: 360 seat-games, 60 wins
+    assert summary["bots"] == ["heuristic"] * 6 and "warning" not in summary
+    assert summary["by_bot"]["heuristic"]["games"] == 360
+    assert summary["by_bot"]["heuristic"]["wins"] == pytest.approx(60)
+    assert summary["by_bot"]["heuristic"]["ci95"] == pytest.approx(wilson(60, 360))
 
 
 def test_with_four_players_each_dealt_character_wins_a_quarter_and_wins_add_up_to_games():

@@ -54,7 +54,7 @@ def test_the_report_has_the_summary_the_rows_the_plots_and_one_page(tmp_path, ca
                  "--report", str(out)]) == 0
     screen = capsys.readouterr().out
     assert "calm-sea: 12 game(s), 6 players, seeds 3-14" in screen
-    assert "lady_lauren" in screen and "95% interval" in screen
+    assert "Lady Lauren" in screen and "95% interval" in screen     # characters by name
 
     summary = json.loads((out / "summary.json").read_text())
     for key in ("games", "ruleset", "players", "seed", "wins", "scores", "rounds", "ends"):
@@ -95,6 +95,9 @@ def test_a_comparison_report_pairs_the_rows_and_plots_the_differences(tmp_path, 
                  "--report", str(out)]) == 0
     screen = capsys.readouterr().out
     assert "classic (A) against shark (B)" in screen
+    # both rulesets' own summaries come before the comparison
+    assert screen.index("classic: 8 game(s)") < screen.index("shark: 8 game(s)") < \
+        screen.index("classic (A) against shark (B)")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["compare"]["ruleset"] == "shark"
     assert summary["compare"]["summary"]["games"] == 8

@@ -1,0 +1,306 @@
+"""The designers' questions of the balance lab (docs/balance.md): which bots sit where, --count,
+--restrict (restricted play), --vary and --robust.
+
+The rigged rulesets are in tests/lab_rigs.py; expected numbers come from the rules (what a rig
+makes every game do) and textbook formulas, worked out from the rows of the games, never from
+the lab's own summary code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("statsmodels", reason="the balance lab's statistics need the lab extra "
+                                          "(pip install -e '.[lab]'); CI installs it")
+
+import lab_rigs  # noqa: E402
+from lifeboat_rules import new_game  # noqa: E402
+from lifeboat_rules.bots import RandomBot  # noqa: E402
+from lifeboat_rules.cli import main  # noqa: E402
+from lifeboat_rules.lab import Plan, run  # noqa: E402
+from lifeboat_rules.lab.restrict import Restricted  # noqa: E402
+from lifeboat_rules.lab.summary import verdict  # noqa: E402
+
+
+def collect(plan, **kwargs):
+    rows = []
+    summary = run(plan, each=rows.append, **kwargs)
+    return summary, rows
+
+
+def share(row, character) -> Fraction:
+    """R-SCORE-8: tied winners share the win."""
+    return Fraction(1, len(row["winners"])) if character in row["winners"] else Fraction(0)
+
+
+def t_interval(values) -> list:
+    from scipy.stats import t as student
+    mean = statistics.fmean(values)
+    half = student.ppf(0.975, len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return [mean - half, mean + half]
+
+
+# --- who sits where ---------------------------------------------------------------------------
+
+def test_without_bots_every_seat_is_heuristic_and_random_seats_are_warned_of(tmp_path, capsys):
+    assert Plan.make("classic").bots == ("heuristic",)
+    out = tmp_path / "plain"
+    assert main(["simulate", "--games", "2", "--ruleset", lab_rigs.write(tmp_path, lab_rigs.calm_sea()),
+                 "--report", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["bots"] == ["heuristic"] * 6 and "warning" not in summary
+    screen = capsys.readouterr().out
+    assert "bots heuristic in every seat" in screen and "WARNING" not in screen
+    assert "Warning" not in (out / "index.html").read_text()
+
+    out = tmp_path / "random"
+    assert main(["simulate", "--games", "2", "--players", "4", "--bots", "random,heuristic",
+                 "--report", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["bots"] == ["random", "heuristic", "random", "heuristic"]   # per seat
+    assert "random bots were chosen" in summary["warning"]
+    screen = capsys.readouterr().out
+    assert "WARNING: random bots were chosen" in screen
+    assert "bots by seat 0 random, 1 heuristic, 2 random, 3 heuristic" in screen
+    page = (out / "index.html").read_text()
+    assert "Warning:" in page and "random bots were chosen" in page
+    assert "Bots by seat (0 is the bow): random, heuristic, random, heuristic" in page
+
+
+def test_characters_are_named_in_words_for_the_tables_and_plots():
+    summary = run(Plan.make(lab_rigs.calm_sea(), games=1))
+    assert summary["names"]["the_kid"] == "The Kid"
+    assert summary["names"]["lady_lauren"] == "Lady Lauren"
+
+
+# --- --count ----------------------------------------------------------------------------------
+
+def test_counts_follow_the_rules_of_the_rig():
+    """calm-sea: one round, everyone awake, so the supply phase has six picks (R-SUPPLY-1),
+    one seagull lands the boat (R-GULL-1), one game_over; no shark in classic; no flare gun is
+    ever used in one round of calm sea by heuristic bots unless the counts say so."""
+    plan = Plan.make(lab_rigs.calm_sea(), games=20, seed=3,
+                     count=["pick", "seagulls", "game_over", "shark", "play:water"])
+    summary, rows = collect(plan)
+    counts = summary["counts"]
+    assert counts["pick"] == {"total": 120, "mean": 6.0, "share": 1.0}
+    assert counts["seagulls"] == {"total": 20, "mean": 1.0, "share": 1.0}
+    assert counts["game_over"] == {"total": 20, "mean": 1.0, "share": 1.0}
+    assert counts["shark"] == {"total": 0, "mean": 0.0, "share": 0.0}
+    played = [row["counts"]["play:water"] for (row,) in rows]
+    assert counts["play:water"]["total"] == sum(played)
+    assert counts["play:water"]["share"] == sum(n > 0 for n in played) / 20
+
+
+def test_a_kind_is_counted_from_the_events_that_name_it():
+    """--count use:KIND counts the ``use`` events of that provision kind only; the games are
+    played again here as docs/balance.md says the lab plays them (the bot of seat j of seed s
+    seeded s * 100 + j, always asked for game.pending[0]) and their logs counted."""
+    plan = Plan.make("classic", games=8, seed=2, bots=["random"],
+                     count=["use", "use:flare_gun", "water:water"])
+    summary, rows = collect(plan)
+    totals = dict.fromkeys(["use", "use:flare_gun", "water:water"], 0)
+    for (row,) in rows:
+        game = new_game("classic", players=6, seed=row["seed"])
+        bots = {c: RandomBot(seed=row["seed"] * 100 + j) for j, c in enumerate(game.state.seats)}
+        while not game.over:
+            who = game.pending[0].by
+            game.apply(bots[who].choose(game, who))
+        uses = [e for e in game.log if e["type"] == "use"]
+        expected = {"use": len(uses),
+                    "use:flare_gun": sum(e["kind"] == "flare_gun" for e in uses),
+                    "water:water": sum(e["type"] == "water" and e["kind"] == "water"
+                                       for e in game.log)}
+        assert row["counts"] == expected
+        for name in totals:
+            totals[name] += expected[name]
+    for name, total in totals.items():
+        assert summary["counts"][name]["total"] == total
+        assert summary["counts"][name]["mean"] == pytest.approx(total / 8)
+
+
+def test_a_count_of_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="no provision kind 'flare_gn'.*did you mean 'flare_gun'"):
+        Plan.make("classic", count=["use:flare_gn"])
+    with pytest.raises(ValueError, match="not an event type or TYPE:KIND"):
+        Plan.make("classic", count=["use:"])
+
+
+# --- --restrict -------------------------------------------------------------------------------
+
+def test_a_restricted_bot_never_takes_a_forbidden_type_unless_nothing_else_is_legal():
+    banned = {"rob", "pass"}
+    for seed in range(3):
+        game = new_game("classic", players=6, seed=seed)
+        bot = Restricted(RandomBot(seed=seed), banned)
+        free = RandomBot(seed=seed + 50)
+        avoided = 0
+        while not game.over:
+            who = game.pending[0].by
+            if who != game.state.seats[0]:
+                game.apply(free.choose(game, who))
+                continue
+            types = {a["type"] for a in game.legal_actions(who)}
+            action = bot.choose(game, who)
+            assert action in game.legal_actions(who)
+            if types - banned:
+                assert action["type"] not in banned
+                avoided += bool(types & banned)
+            game.apply(action)
+        assert bot.avoided == avoided
+
+
+def test_restricted_play_is_paired_with_the_free_game_of_the_same_seed():
+    """The restricted seat of game k is k mod 6; its change is the mean, over games, of its
+    share restricted minus its share in the study's own game, with a t interval."""
+    plan = Plan.make("classic", games=36, seed=70, restrict=["rob"])
+    summary, rows = collect(plan)
+    r = summary["restricted"]
+    assert r["actions"] == ["rob"] and r["games"] == 36
+    diffs, by_character = [], {}
+    for k, (free, bound) in enumerate(rows):
+        assert bound["restricted"]["seat"] == k % 6 and bound["restricted"]["actions"] == ["rob"]
+        assert (free["seats"], free["love"], free["hate"]) == \
+            (bound["seats"], bound["love"], bound["hate"])          # the same deal
+        character = bound["seats"][k % 6]
+        d = float(share(bound, character) - share(free, character))
+        diffs.append(d)
+        by_character.setdefault(character, []).append(d)
+    assert r["difference"] == pytest.approx(statistics.fmean(diffs))
+    assert r["ci95"] == pytest.approx(t_interval(diffs))
+    assert r["avoided"]["mean"] == pytest.approx(
+        statistics.fmean(b["restricted"]["avoided"] for _, b in rows))
+    assert r["avoided"]["share"] > 0.5            # heuristic seats rob in most games
+    assert set(r["by_character"]) == set(lab_rigs.CHARACTERS)
+    for character, values in by_character.items():
+        assert r["by_character"][character]["pairs"] == 6
+        assert r["by_character"][character]["difference"] == pytest.approx(statistics.fmean(values))
+    # the study itself is the free games alone
+    assert summary["games"] == 36 and summary["wins"] == run(Plan.make("classic", games=36, seed=70))["wins"]
+
+
+def test_a_restriction_that_changes_nothing_costs_nothing():
+    """In calm sea everyone ties whatever they do: the restricted seat's share stays 1/6, though
+    the restriction took moves away (a pick beside the free trades and plays: the seat had to
+    trade or play instead, R-SUPPLY-1)."""
+    summary = run(Plan.make(lab_rigs.calm_sea(), games=12, restrict=["pick"]))
+    r = summary["restricted"]
+    assert r["difference"] == 0 and r["ci95"] == [0, 0] and r["significant"] is False
+    assert r["avoided"]["mean"] > 0
+
+
+def test_an_unknown_action_type_cannot_be_restricted():
+    with pytest.raises(ValueError, match="no action type 'rwo'.*did you mean 'row'"):
+        Plan.make("classic", restrict=["rwo"])
+
+
+# --- --vary -----------------------------------------------------------------------------------
+
+def test_varying_a_survival_value_moves_the_wins_as_the_scores_say():
+    """calm-sea: everyone survives and treasure is worthless, so a player scores its own
+    survival value (unless it hates itself) plus that of the character it loves (R-SCORE-4..6).
+    With the Kid's survival 0 everyone ties; with 5 the winners follow love and hate."""
+    plan = Plan.make(lab_rigs.calm_sea(), games=60, seed=8,
+                     vary="characters.the_kid.survival=0,5")
+    summary, rows = collect(plan)
+    v = summary["vary"]
+    assert v["path"] == "characters.the_kid.survival"
+    assert [e["value"] for e in v["values"]] == [0, 5]
+    assert [e["ruleset"] for e in v["values"]] == ["calm-sea characters.the_kid.survival=0",
+                                                   "calm-sea characters.the_kid.survival=5"]
+    for c in lab_rigs.CHARACTERS:
+        assert v["values"][0]["wins"][c]["rate"] == pytest.approx(1 / 6)
+    shares = dict.fromkeys(lab_rigs.CHARACTERS, Fraction(0))
+    for base, zero, five in rows:
+        assert five["scores"] == {
+            c: (0 if five["hate"][c] == c else 5 * (c == "the_kid")) + 5 * (five["love"][c] == "the_kid")
+            for c in five["seats"]}
+        for c in lab_rigs.CHARACTERS:
+            shares[c] += share(five, c)
+    for c in lab_rigs.CHARACTERS:
+        entry = v["values"][1]["wins"][c]
+        assert entry["wins"] == pytest.approx(float(shares[c]))
+        assert entry["games"] == 60
+    assert v["values"][1]["wins"]["the_kid"]["rate"] > 0.3
+
+
+def test_a_field_the_content_lacks_cannot_be_varied():
+    with pytest.raises(ValueError, match="characters.the_kid has no field 'sise'.*did you mean 'size'"):
+        Plan.make("classic", vary="characters.the_kid.sise=2,3")
+    with pytest.raises(ValueError, match="characters has no field 'the_kidd'"):
+        Plan.make("classic", vary="characters.the_kidd.size=2")
+    with pytest.raises(ValueError, match="not a single value"):
+        Plan.make("classic", vary="characters.the_kid=2")
+    with pytest.raises(ValueError, match="PATH=V1,V2"):
+        Plan.make("classic", vary="characters.the_kid.size")
+
+
+# --- --robust ---------------------------------------------------------------------------------
+
+def test_a_verdict_is_read_from_the_interval_against_an_even_share():
+    even = 1 / 6
+    assert verdict({"ci95": [0.17, 0.30]}, even) == "above"
+    assert verdict({"ci95": [0.05, 0.16]}, even) == "below"
+    assert verdict({"ci95": [0.10, 0.20]}, even) == "within"
+
+
+def test_robustness_plays_every_kind_of_seat_and_compares_verdicts():
+    """calm-sea: everyone ties under any bots, so every verdict is "within" for all three."""
+    plan = Plan.make(lab_rigs.calm_sea(), games=12, robust=True, robust_games=3)
+    summary = run(plan)
+    r = summary["robust"]
+    assert r["bots"] == ["random", "heuristic", "search"]
+    assert r["games"] == {"random": 12, "heuristic": 12, "search": 3}
+    assert r["wins"]["heuristic"] == summary["wins"]          # the study itself
+    for c in lab_rigs.CHARACTERS:
+        assert r["verdicts"][c] == {"random": "within", "heuristic": "within",
+                                    "search": "within", "same": True}
+    assert r["depends"] == []
+    assert Plan.make("classic", games=2000).robust_games == 200          # a tenth, at least 200
+    assert Plan.make("classic", games=150).robust_games == 150           # never more than --games
+    assert Plan.make("classic", games=5000).robust_games == 500
+
+
+def test_a_character_whose_verdict_depends_on_the_bots_is_named(tmp_path, capsys):
+    from lifeboat_rules.lab.summary import robust_text, robustness
+    plan = Plan.make("classic", games=10)
+    entry = lambda lo, hi: {"rate": (lo + hi) / 2, "ci95": [lo, hi]}       # noqa: E731
+    studies = {kind: {"games": 10, "ends": {}, "rounds": {"mean": 9},
+                      "wins": {c: entry(0.1, 0.2) for c in plan.order}}
+               for kind in ("random", "heuristic", "search")}
+    studies["heuristic"]["wins"]["the_captain"] = entry(0.02, 0.1)
+    r = robustness(plan, studies)
+    assert r["depends"] == ["the_captain"]
+    assert r["verdicts"]["the_captain"] == {"random": "within", "heuristic": "below",
+                                            "search": "within", "same": False}
+    said = robust_text({"robust": r, "names": dict(plan.characters)})
+    assert "These conclusions depend on how well the bots play: The Captain is within with " \
+           "random, below with heuristic, within with search." in said
+
+
+# --- the report -------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_every_question_is_in_the_summary_the_page_and_the_terminal(tmp_path, capsys):
+    out = tmp_path / "out"
+    rig = lab_rigs.write(tmp_path, lab_rigs.calm_sea())
+    assert main(["simulate", "--games", "6", "--ruleset", rig, "--count", "pick,shark",
+                 "--restrict", "pick", "--vary", "characters.the_kid.survival=0,5",
+                 "--robust", "--robust-games", "2", "--report", str(out)]) == 0
+    screen = capsys.readouterr().out
+    summary = json.loads((out / "summary.json").read_text())
+    page = (out / "index.html").read_text()
+    for key, heading in (("counts", "How often it happened (--count)"),
+                         ("restricted", "Restricted play (--restrict pick)"),
+                         ("vary", "Win rate by value of characters.the_kid.survival (--vary)"),
+                         ("robust", "Robustness (--robust)")):
+        assert key in summary
+        assert heading in screen and heading in page
+    for name in ("restricted.png", "vary.png", "robust.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert name in page
