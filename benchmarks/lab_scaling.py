@@ -79,6 +79,7 @@ def measure(plan, label: str, progress: bool, keep=None, **where) -> tuple[float
     print(f"  {label:28} {elapsed:8.1f} s  {rate:8.2f} games/s   cores used {cpu / elapsed:4.2f}"
           f"  {games / cpu:7.2f} games per CPU second   (load average before: {load:.2f})",
           flush=True)
+    print(f"  summary: {report}/summary.json" if keep else "", end="" if not keep else "\n")
     return rate, json.dumps(summary, sort_keys=True)
 
 
@@ -92,7 +93,9 @@ def main() -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--cluster-workers", default="1,2",
                         help="the LocalClusters to measure, by workers (default 1,2)")
-    parser.add_argument("--bots", default="random", help="the bot of every seat (default random)")
+    parser.add_argument("--bots", default="random",
+                        help="bots by seat, cycled, as simulate --bots (default random)")
+    parser.add_argument("--rotate", action="store_true", help="as simulate --rotate")
     parser.add_argument("--kinds", default=None,
                         help="measure each of these bots in turn (e.g. random,heuristic,search)")
     parser.add_argument("--search-games", type=int, default=None,
@@ -114,11 +117,12 @@ def main() -> None:
 
 def study(args, bots: str, games: int) -> None:
     wanted = set(args.runs.split(","))
-    plan = Plan.make(args.ruleset, games=games, players=args.players, seed=1, bots=[bots],
-                     robust=args.robust)
+    plan = Plan.make(args.ruleset, games=games, players=args.players, seed=1, bots=bots.split(","),
+                     rotate=args.rotate, robust=args.robust)
     progress = not args.no_progress
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"{games:,} games of {plan.names[0]} with {plan.players} {bots} players"
+          f"{games:,} games of {plan.names[0]}, {plan.players} players, bots {bots}"
+          + (" rotating" if args.rotate else "")
           + (f" and --robust ({plan.robust_games} search games)" if args.robust else "")
           + f", progress bar {'on' if progress else 'off'}, report on")
 
