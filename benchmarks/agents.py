@@ -14,9 +14,11 @@ character's seat. Printed:
   interval, and the same for a seat of the others (all their seat-games together);
 - the ratio of the two (the reference is measured in the same games), and the shares of the
   wins (a tie shared out);
-- each bot's decisions per second and CPU seconds per decision (mean, 95th percentile, max),
+- each bot's decisions per CPU second and CPU seconds per decision (mean, 95th percentile, max),
   measured with ``time.process_time`` around ``choose``: on a loaded machine CPU time, not
   wall time, is what a bot spends;
+- a closing line with the tested bot's decisions per CPU second at the budget played beside its
+  win rate (the search bot's default budget unless ``--rollouts``/``--budget`` say otherwise);
 - with ``--json FILE``, everything as JSON.
 
 ``--jobs J`` plays the games in J processes (results are the same whatever J: each game is
@@ -126,6 +128,10 @@ def report(s: dict, options: dict) -> None:
     print(f"  {tested}'s slowest decision: {seconds:.3f} CPU s"
           + (f" ({worlds} worlds)" if worlds is not None else "")
           + f"; decisions over 0.5 CPU s: {s['over_half_second']}")
+    t = s["timing"][tested]
+    print(f"  {tested} {options or '(defaults)'}: {t['decisions_per_second']:.1f} decisions per "
+          f"CPU second, win rate {s['rate']:.3f} against {other} seats ({s['ratio']:.2f}x a seat "
+          f"of theirs)")
     print(f"  wall time {s['wall_seconds']:.0f} s")
 
 

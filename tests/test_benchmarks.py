@@ -35,3 +35,18 @@ def test_bytecodes_counts_the_work_of_a_step():
         assert instructions > 100, (name, instructions)
     assert "integer API / liars poker, by instructions" in out
     assert "functions executing the most instructions" in out
+
+
+def test_agents_prints_the_search_bots_speed_beside_its_win_rate():
+    out = run("benchmarks/agents.py", "search-vs-heuristic", "--games", "2", "--seed", "3")
+    line = next(line for line in out.splitlines() if "decisions per CPU second, win rate" in line)
+    assert line.strip().startswith("search {'rollouts': 4")           # the default budget
+
+
+def test_lab_scaling_measures_each_kind_of_bot(tmp_path):
+    out = run("benchmarks/lab_scaling.py", "--kinds", "random,heuristic", "--games", "2",
+              "--no-dask", "--no-progress", "--report", str(tmp_path / "r"))
+    assert out.count("jobs 1 (this process)") >= 4 and out.count("jobs 2 (two processes)") >= 4
+    assert "6 players, bots random" in out and "6 players, bots heuristic" in out
+    assert out.count("same summary in every run: yes") == 2
+    assert (tmp_path / "r" / "summary.json").exists()
