@@ -16,7 +16,7 @@ from .restrict import Restricted
 # A search seat of the lab counts worlds, never seconds: its budget in CPU time would make a
 # game depend on how busy the machine is, and the same seed must give the same game anywhere.
 LAB_BOT_OPTIONS = {"search": {"budget": math.inf}}
-MAX_DECISIONS = 100_000       # a game that does not end by then is a bug in a rule or a bot
+MAX_DECISIONS = 100_000       # moves: a game that does not end by then is a bug in a rule or a bot
 ENDS = ("landed", "all_dead", "adrift")
 
 
@@ -75,8 +75,11 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
 
     The game is driven by always answering the first pending decision, ``game.pending[0]``
     (pending decisions come in seat order, ghosts last), with the bot of that character's
-    seat at the deal. ``watch(game, events)``, if given, is called with every new slice of the
-    log.
+    seat at the deal. A character with one legal move (a pass in a window where it has
+    nothing to play, R-WIN-2) makes it without its bot being asked: no bot spends thought or
+    randomness on it, so the games do not depend on whether such characters are pending at
+    all (the option ``window_pending``, R-WIN-3). ``decisions`` counts the moves a bot chose.
+    ``watch(game, events)``, if given, is called with every new slice of the log.
     """
     game = new_game(ruleset, players=players, seed=seed)
     seats = game.view(None)["seats"]
@@ -89,17 +92,23 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
         view = game.view(character)
         love[character], hate[character] = view.get("love"), view.get("hate")
     shown = 0
-    decisions = 0
+    decisions = steps = 0
     while not game.over:
         if watch is not None:
             watch(game, game.log[shown:])
             shown = len(game.log)
-        if decisions >= MAX_DECISIONS:
+        if steps >= MAX_DECISIONS:
             raise RuntimeError(f"game {seed} of {ruleset.name} did not end after "
-                               f"{MAX_DECISIONS} decisions")
+                               f"{MAX_DECISIONS} moves")
         character = game.pending[0].by
-        game.apply(by_character[character].choose(game, character))
-        decisions += 1
+        moves = game.moves(character)
+        if len(moves) == 1:
+            atype, values = moves[0]
+            game.apply(game.action_dict(atype, character, values))
+        else:
+            game.apply(by_character[character].choose(game, character))
+            decisions += 1
+        steps += 1
     if watch is not None:
         watch(game, game.log[shown:])
     result = game.result
