@@ -11,6 +11,7 @@ import math
 
 from .. import load_ruleset, new_game
 from ..bots import make_bot
+from ..stages import Window
 from .restrict import Restricted
 
 # A search seat of the lab counts worlds, never seconds: its budget in CPU time would make a
@@ -66,6 +67,21 @@ def count_events(log, names) -> dict:
     return counts
 
 
+def only_move(game, character: str):
+    """``(type, character, values)`` of the one move ``character`` makes without being asked
+    (see ``play_game``), or None when it has a choice."""
+    moves = game.moves(character)
+    if len(moves) == 1:
+        return moves[0][0], character, moves[0][1]
+    window = game.top
+    if isinstance(window, Window):
+        chosen = [(atype, values) for atype, values in moves
+                  if not atype.free or window.claims(game, atype, character, values)]
+        if len(chosen) == 1 and chosen[0][0].name == "pass":
+            return chosen[0][0], character, chosen[0][1]
+    return None
+
+
 def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=(),
               restrict=None) -> dict:
     """Deal game ``seed`` and play it to the end; its row (docs/balance.md, section 4).
@@ -75,10 +91,12 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
 
     The game is driven by always answering the first pending decision, ``game.pending[0]``
     (pending decisions come in seat order, ghosts last), with the bot of that character's
-    seat at the deal. A character with one legal move (a pass in a window where it has
-    nothing to play, R-WIN-2) makes it without its bot being asked: no bot spends thought or
-    randomness on it, so the games do not depend on whether such characters are pending at
-    all (the option ``window_pending``, R-WIN-3). ``decisions`` counts the moves a bot chose.
+    seat at the deal. A character with one legal move, or pending in a window with nothing to
+    play there (its window moves are a pass alone, R-WIN-2; it could still play a card face
+    up or trade, free moves it takes when its bot is asked for a decision), makes that move
+    without its bot being asked: no bot spends thought or randomness on it, so the games do
+    not depend on whether such characters are pending at all (the option ``window_pending``,
+    R-WIN-3). ``decisions`` counts the moves bots chose.
     ``watch(game, events)``, if given, is called with every new slice of the log.
     """
     game = new_game(ruleset, players=players, seed=seed)
@@ -101,10 +119,9 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
             raise RuntimeError(f"game {seed} of {ruleset.name} did not end after "
                                f"{MAX_DECISIONS} moves")
         character = game.pending[0].by
-        moves = game.moves(character)
-        if len(moves) == 1:
-            atype, values = moves[0]
-            game.apply(game.action_dict(atype, character, values))
+        forced = only_move(game, character)
+        if forced is not None:
+            game.apply(game.action_dict(*forced))
         else:
             game.apply(by_character[character].choose(game, character))
             decisions += 1
