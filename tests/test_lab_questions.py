@@ -286,7 +286,7 @@ def test_a_character_whose_verdict_depends_on_the_bots_is_named(tmp_path, capsys
     assert r["depends"] == ["the_captain"]
     assert r["verdicts"]["the_captain"] == {"random": "within", "heuristic": "below",
                                             "search": "within", "same": False}
-    said = robust_text({"robust": r, "names": dict(plan.characters)})
+    said = " ".join(robust_text({"robust": r, "names": dict(plan.characters)}).split())
     assert "These conclusions depend on how well the bots play: The Captain is within with " \
            "random, below with heuristic, within with search." in said
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from .runner import seat_bots
 from .tally import PARTS, Count, Pairs, Restriction, Tally
 
@@ -227,6 +229,10 @@ def text(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def _wrap(sentence: str) -> str:
+    return textwrap.fill(sentence, width=96, break_on_hyphens=False)
+
+
 def counts_text(summary: dict) -> str:
     rows = [[name, f"{c['mean']:.2f}", _percent(c["share"]), f"{c['total']:,}"]
             for name, c in summary["counts"].items()]
@@ -248,9 +254,9 @@ def _difference(d: dict) -> list:
 def restricted_text(summary: dict) -> str:
     r = summary["restricted"]
     actions = ", ".join(r["actions"])
-    lines = [f"Restricted play (--restrict {actions}): in each game one seat, rotating, never "
-             f"takes {actions} unless nothing else is legal; its win rate against the same "
-             "seats unrestricted on the same seeds, in points:",
+    lines = [_wrap(f"Restricted play (--restrict {actions}): in each game one seat, rotating, "
+                   f"never takes {actions} unless nothing else is legal; its win rate against "
+                   "the same seats unrestricted on the same seeds, in points:"),
              f"the restriction took a move away in {_percent(r['avoided']['share'])} of games "
              f"({r['avoided']['mean']:.1f} decisions a game)", ""]
     rows = [["any seat", r["pairs"], _percent(r["rate_a"]), _percent(r["rate_b"]), *_difference(r)]]
@@ -288,15 +294,15 @@ def robust_text(summary: dict) -> str:
     for c, v in r["verdicts"].items():
         cells = [f"{_percent(r['wins'][k][c]['rate'])} {v[k]}" for k in kinds]
         rows.append([_name(summary, c), *cells, "yes" if v["same"] else "NO"])
-    lines = [f"Robustness (--robust): win rate and verdict against an even share "
-             f"({_percent(r['even'])}) with every seat "
-             + ", ".join(f"{k} ({r['games'][k]:,} games)" for k in kinds) + ":"]
+    lines = [_wrap(f"Robustness (--robust): win rate and verdict against an even share "
+                   f"({_percent(r['even'])}) with every seat "
+                   + ", ".join(f"{k} ({r['games'][k]:,} games)" for k in kinds) + ":")]
     lines += _table(["character", *kinds, "same verdict"], rows)
     if r["depends"]:
-        lines.append("These conclusions depend on how well the bots play: "
-                     + "; ".join(f"{_name(summary, c)} is "
-                                 + ", ".join(f"{r['verdicts'][c][k]} with {k}" for k in kinds)
-                                 for c in r["depends"]) + ".")
+        lines.append(_wrap("These conclusions depend on how well the bots play: "
+                           + "; ".join(f"{_name(summary, c)} is "
+                                       + ", ".join(f"{r['verdicts'][c][k]} with {k}" for k in kinds)
+                                       for c in r["depends"]) + "."))
     else:
         lines.append("Every character's verdict is the same whoever sits in the seats.")
     return "\n".join(lines)
