@@ -16,6 +16,13 @@ from ..words import character_name
 DEFAULT_BOTS = ("heuristic",)       # random play says little about people's games
 ROBUST_BOTS = ("random", "heuristic", "search")
 ROBUST_SEARCH_GAMES = 200           # the search study of --robust: at least this many games
+# Bots whose games are the same under window_pending: holders as under the default (R-WIN-3):
+# they spend nothing on a pass they must make (the lab makes it unasked) and read nothing of
+# who passed. tests/test_lab_holders.py shows it over many seeds of every built-in ruleset;
+# a search seat is not among them (its imagined worlds differ under the two options).
+HOLDERS_SAFE = frozenset({"random", "heuristic"})
+# events that exist only for the passes holders leaves out
+PASS_EVENTS = frozenset({"pass", "action"})
 
 
 @dataclass(frozen=True)
@@ -44,13 +51,16 @@ class Plan:
     robust: bool = False     # the study again under random, heuristic and search seats
     robust_games: int = 0    # games of the search study of --robust
     characters: tuple = ()   # (id, display name) of every character in ``order``
+    holders: bool = False    # played with window_pending: holders for speed (``fast``)
 
     @classmethod
     def make(cls, ruleset="classic", games: int = 1, players: int | None = None, seed: int = 1,
              bots=DEFAULT_BOTS, rotate: bool = False, compare=None, count=(), restrict=(),
-             vary=None, robust: bool = False, robust_games: int | None = None) -> "Plan":
+             vary=None, robust: bool = False, robust_games: int | None = None,
+             fast: bool = True) -> "Plan":
         """A plan from what the command line takes; ValueError (or ContentError) if it cannot
-        be played. ``vary`` is ``(path, [value, ...])`` or ``"path=v1,v2"``."""
+        be played. ``vary`` is ``(path, [value, ...])`` or ``"path=v1,v2"``. ``fast``: play
+        under ``window_pending: holders`` where that gives the same games (``fast_for``)."""
         loaded = [load_ruleset(ruleset)]
         if compare is not None:
             loaded.append(load_ruleset(compare))
@@ -98,12 +108,14 @@ class Plan:
                     names[character] = character_name(game, character)
         if robust_games is None:
             robust_games = min(games, max(ROBUST_SEARCH_GAMES, games // 10))
-        return cls(rulesets=tuple(r.spec for r in loaded), names=tuple(r.name for r in loaded),
+        specs = tuple(r.spec for r in loaded)
+        return cls(rulesets=specs, names=tuple(r.name for r in loaded),
                    players=players, seed=seed, games=games, bots=bots, rotate=rotate,
                    order=tuple(order), count=tuple(count), restrict=tuple(restrict),
                    vary=varied, compared=compare is not None, robust=robust,
                    robust_games=robust_games,
-                   characters=tuple((c, names[c]) for c in order))
+                   characters=tuple((c, names[c]) for c in order),
+                   holders=fast and fast_for(specs, bots, count))
 
     @property
     def comparing(self) -> bool:
@@ -128,13 +140,29 @@ class Plan:
         other bots and games: what ``--robust`` plays."""
         return Plan(rulesets=self.rulesets[:1], names=self.names[:1], players=self.players,
                     seed=self.seed, games=games, bots=bots, rotate=False, order=self.order,
-                    count=self.count, characters=self.characters)
+                    count=self.count, characters=self.characters,
+                    holders=fast_for(self.rulesets[:1], bots, self.count))
 
     def to_dict(self) -> dict:
         """What ``runner.play_seeds`` takes (plain data, cheap to send to a worker)."""
         return {"rulesets": list(self.rulesets), "players": self.players, "seed": self.seed,
                 "bots": list(self.bots), "rotate": self.rotate, "arms": self.arms,
-                "count": list(self.count), "restrict": list(self.restrict)}
+                "count": list(self.count), "restrict": list(self.restrict),
+                "holders": self.holders}
+
+
+def fast_for(specs, bots, count) -> bool:
+    """Whether the games of these rulesets, bots and counts are the same under
+    ``window_pending: holders`` as under the rulesets' own option (R-WIN-3): every bot is one
+    of ``HOLDERS_SAFE``, no pass event is counted, and no ruleset chose the option itself."""
+    return (all(b in HOLDERS_SAFE for b in bots)
+            and not any(name.split(":")[0] in PASS_EVENTS for name in count)
+            and not any("window_pending" in spec.get("options", {}) for spec in specs))
+
+
+def with_holders(spec: dict) -> dict:
+    """A flattened ruleset played under ``window_pending: holders``."""
+    return {**spec, "options": {**spec.get("options", {}), "window_pending": "holders"}}
 
 
 def _nearest(word: str, known) -> str:

@@ -12,6 +12,7 @@ import math
 from .. import load_ruleset, new_game
 from ..bots import make_bot
 from ..stages import Window
+from .plan import with_holders
 from .restrict import Restricted
 
 # A search seat of the lab counts worlds, never seconds: its budget in CPU time would make a
@@ -163,7 +164,9 @@ def games_of(plan: dict, first: int, count: int, watch=None):
     ruleset compared, the restricted seat, each varied value), all played with the same seed
     and the same bots in the same seats. The restricted seat of game ``k`` is ``k mod
     players``."""
-    rulesets = [load_ruleset(spec) for spec in plan["rulesets"]]
+    # holders (R-WIN-3) only where the plan found it gives the same games (Plan.holders)
+    rulesets = [load_ruleset(with_holders(spec) if plan.get("holders") else spec)
+                for spec in plan["rulesets"]]
     players, counted, banned = plan["players"], tuple(plan["count"]), tuple(plan["restrict"])
     for number in range(first, first + count):
         seed = plan["seed"] + number

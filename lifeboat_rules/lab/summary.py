@@ -22,6 +22,10 @@ METHODS = {
                   "never takes the restricted action types unless nothing else is legal; its "
                   "win share minus its share in the unrestricted game of the same seed and "
                   "seats, paired t-test (scipy ttest_rel)",
+    "window_pending": "random and heuristic seats are played under window_pending: holders "
+                      "(R-WIN-3) for speed: the lab makes a pass that a character must make "
+                      "without asking its bot, so the games, and this summary, are the same "
+                      "as under the default (tests/test_lab_holders.py)",
     "verdict": "above or below an even share (1/players) when the 95% interval of the win "
                "rate leaves it out, else within",
 }
