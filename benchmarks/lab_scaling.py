@@ -103,6 +103,8 @@ def main() -> None:
     parser.add_argument("--runs", default="jobs1,jobs2,dask",
                         help="the configurations to measure (default jobs1,jobs2,dask)")
     parser.add_argument("--robust", action="store_true", help="measure simulate --robust")
+    parser.add_argument("--public", action="store_true",
+                        help="play the default window_pending, never holders (R-WIN-3)")
     parser.add_argument("--report", default=None, help="keep the report of the last run here")
     args = parser.parse_args()
     kinds = args.kinds.split(",") if args.kinds else [args.bots]
@@ -118,12 +120,13 @@ def main() -> None:
 def study(args, bots: str, games: int) -> None:
     wanted = set(args.runs.split(","))
     plan = Plan.make(args.ruleset, games=games, players=args.players, seed=1, bots=bots.split(","),
-                     rotate=args.rotate, robust=args.robust)
+                     rotate=args.rotate, robust=args.robust, fast=not args.public)
     progress = not args.no_progress
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
           f"{games:,} games of {plan.names[0]}, {plan.players} players, bots {bots}"
           + (" rotating" if args.rotate else "")
           + (f" and --robust ({plan.robust_games} search games)" if args.robust else "")
+          + (", window_pending holders" if plan.holders else ", window_pending as the ruleset says")
           + f", progress bar {'on' if progress else 'off'}, report on")
 
     clusters = {}
