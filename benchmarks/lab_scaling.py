@@ -64,13 +64,24 @@ def cpu_seconds() -> tuple[float, dict]:
     return total, live
 
 
-def measure(plan, label: str, progress: bool, keep=None, **where) -> tuple[float, str]:
+def measure(plan, label: str, progress: bool, keep=None, rows=None, chunk=None,
+            **where) -> tuple[float, str]:
     with tempfile.TemporaryDirectory() as scratch:
         report = keep or scratch
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         cpu_before, live_before = cpu_seconds()
         began = time.perf_counter()
-        summary = run(plan, report=report, progress=progress, **where)
+        out = open(rows, "w", encoding="utf-8") if rows else None
+
+        def each(game_rows):
+            if out is not None:
+                out.write("".join(json.dumps(r) + "\n" for r in game_rows))
+                out.flush()
+        try:
+            summary = run(plan, report=report, progress=progress, chunk=chunk, each=each, **where)
+        finally:
+            if out is not None:
+                out.close()
         elapsed = time.perf_counter() - began
         cpu_after, live_after = cpu_seconds()
     cpu = cpu_after - cpu_before + sum(t - live_before.get(pid, 0.0) for pid, t in live_after.items())
@@ -106,6 +117,10 @@ def main() -> None:
     parser.add_argument("--public", action="store_true",
                         help="play the default window_pending, never holders (R-WIN-3)")
     parser.add_argument("--report", default=None, help="keep the report of the last run here")
+    parser.add_argument("--rows", default=None,
+                        help="write each game's rows here as they come (JSON lines), so that a "
+                             "study stopped early can still be read")
+    parser.add_argument("--chunk", type=int, default=None, help="games per task (as simulate)")
     args = parser.parse_args()
     kinds = args.kinds.split(",") if args.kinds else [args.bots]
     if len(kinds) > 1:
@@ -147,7 +162,8 @@ def study(args, bots: str, games: int) -> None:
             runs += [(f"LocalCluster, {n} worker(s)", {"dask": c.scheduler_address})
                      for n, c in clusters.items()]
             for label, where in runs:
-                rate, summary = measure(plan, label, progress, args.report, **where)
+                rate, summary = measure(plan, label, progress, args.report, args.rows,
+                                        args.chunk, **where)
                 rates.setdefault(label, []).append(rate)
                 summaries.add(summary)
     finally:
