@@ -51,7 +51,7 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
     if pairs is not None:
         summary["compare"] = compare(plan, tallies[1], pairs)
     if bound is not None:
-        summary["restricted"] = restriction(plan, bound, intervals)
+        summary["restricted"] = restriction(plan, bound)
     if plan.vary:
         first = len(arms) - len(plan.vary[1])
         summary["vary"] = variation(plan, tallies[first:], intervals)

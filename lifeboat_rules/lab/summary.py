@@ -88,7 +88,7 @@ def counts(tally: Tally) -> dict:
             for name, n in tally.counts.items()}
 
 
-def restriction(plan, bound: Restriction, intervals: bool = True) -> dict:
+def restriction(plan, bound: Restriction) -> dict:
     """What the restricted actions are worth: the restricted seat's win share minus its share
     unrestricted on the same seeds and seats, over all games and by character."""
     from . import stats
