@@ -76,8 +76,14 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
         key = f"seats[{index}]" if index < len(seats) else f"lost[{index - len(seats)}]"
         if who not in content.characters:
             problem(key, f"unknown character {who!r}")
-    if len(set(seats + lost)) != len(seats + lost):
-        problem("seats", "a character is named twice in seats and lost")
+    first_place: dict = {}
+    for index, who in enumerate(seats + lost):   # one character to a seat, one seat each
+        key = f"seats[{index}]" if index < len(seats) else f"lost[{index - len(seats)}]"
+        if who in first_place:
+            problem(key, f"{who!r} is named twice (also at setup.{first_place[who]}): one seat "
+                         "holds one character, and a character has one seat or is lost")
+        else:
+            first_place[who] = key
     in_play = seats + [c for c in lost if c not in seats]
     if len(in_play) < 2:
         problem("seats", "a position needs at least 2 characters in play")
