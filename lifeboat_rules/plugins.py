@@ -25,7 +25,7 @@ import pluggy
 
 from . import hookspecs
 from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_builder
-from .content import Content
+from .content import Content, base_content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker, short
 from .stages import Stage, Window
@@ -596,3 +596,37 @@ class Rules:
         self.pm.trace.root.setwriter(writer)
         self.pm.enable_tracing()
 
+
+# --------------------------------------------------------------------------- installed content
+
+@functools.lru_cache(maxsize=None)
+def _installed_characters() -> frozenset:
+    """The characters some installed content defines: the base game's and those every
+    installed expansion, variant or plugin adds (a card may name an expansion's character
+    that the game at hand does not have: it is ignored there, section C)."""
+    found = set(base_content()["characters"])
+    for name in known_plugin_names():
+        try:
+            plugin = import_plugin(name, "<installed plugins>", name)
+        except ContentError:
+            continue
+        registry = Registry()
+        if not registry.register(plugin, name, name):
+            continue
+        for impl in registry.implementations("lifeboat_content"):
+            content = base_content()
+            arguments = {"content": content,
+                         "ruleset": pytypes.SimpleNamespace(name=name, spec={"name": name})}
+            try:
+                impl.function(**{arg: arguments[arg] for arg in impl.argnames})
+            except Exception:       # a plugin that fails here is reported where it is used
+                continue
+            characters = content.get("characters")
+            if isinstance(characters, dict):
+                found.update(c for c in characters if isinstance(c, str))
+    return frozenset(found)
+
+
+def defined_somewhere(character: str) -> bool:
+    """Whether some installed content defines ``character`` (for ids a card names)."""
+    return character in _installed_characters()

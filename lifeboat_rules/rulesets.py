@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import functools
 import importlib
 import json
 import os
@@ -20,8 +19,8 @@ from . import validation as schemas
 from .content import BUILTIN_DIR, base_content, content_problems, deep_merge, new_thing_problems
 from .errors import ContentError
 from .plugins import (BASE_PLUGINS, Registry, Rules, check_action_types, check_effects,
-                      check_markers, check_options, check_stages, import_plugin,
-                      known_plugin_names, origin, unique)
+                      check_markers, check_options, check_stages, defined_somewhere,
+                      import_plugin, origin, unique)
 from .records import Phase
 from .yamlio import check_json_like, line_of, parse_yaml, path_tokens, read_yaml
 
@@ -214,39 +213,6 @@ def _new_things(raw: dict, overrides: dict, chain) -> tuple[dict, list]:
         section, key = path.split(".", 1)
         kept[section].pop(key, None)
     return kept, [(f"overrides.{path}", message) for path, message in found]
-
-
-@functools.lru_cache(maxsize=None)
-def _installed_characters() -> frozenset:
-    """The characters some installed content defines: the base game's and those every
-    installed expansion, variant or plugin adds (a card may name an expansion's character
-    that the game at hand does not have: it is ignored there, section C)."""
-    found = set(base_content()["characters"])
-    for name in known_plugin_names():
-        try:
-            plugin = import_plugin(name, "<installed plugins>", name)
-        except ContentError:
-            continue
-        registry = Registry()
-        if not registry.register(plugin, name, name):
-            continue
-        for impl in registry.implementations("lifeboat_content"):
-            content = base_content()
-            arguments = {"content": content,
-                         "ruleset": pytypes.SimpleNamespace(name=name, spec={"name": name})}
-            try:
-                impl.function(**{arg: arguments[arg] for arg in impl.argnames})
-            except Exception:       # a plugin that fails here is reported where it is used
-                continue
-            characters = content.get("characters")
-            if isinstance(characters, dict):
-                found.update(c for c in characters if isinstance(c, str))
-    return frozenset(found)
-
-
-def defined_somewhere(character: str) -> bool:
-    """Whether some installed content defines ``character`` (for ids a card names)."""
-    return character in _installed_characters()
 
 
 def build(flat: dict, where: str, chain=()) -> Ruleset:

@@ -277,3 +277,17 @@ def test_a_right_plugin_with_other_names_is_fine(plugin):
             return None
         """)
     assert lr.load_ruleset({"plugins": [name]})
+
+
+def test_a_misspelt_character_on_a_scenario_card_is_an_error(tmp_path):
+    scenario = write(tmp_path, "check.yaml", """\
+        - name: a storm
+          setup:
+            seats: [the_kid, frenchy]
+            navigation:
+              - {id: storm, overboard: [the_kid, dr_harter], thirst: [frenchie]}
+        """)
+    [outcome] = check_paths([scenario])
+    assert not outcome.passed
+    assert "line 5: setup.navigation[0].thirst[0]" in outcome.message
+    assert "did you mean 'frenchy'?" in outcome.message and "dr_harter" not in outcome.message
