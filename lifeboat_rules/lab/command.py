@@ -30,10 +30,10 @@ asking the bot of the first pending decision's character (game.pending[0]). Resu
 depend on --jobs or the cluster: games are counted in seed order.
 
 The 95% intervals, --compare, --report, --dask and the progress bar need the lab extra:
-pip install 'lifeboat-rules[lab]'.
+pip install '.[lab]' in the lifeboat_rules source folder (it is installed from a checkout).
 """
 
-LAB = "pip install 'lifeboat-rules[lab]'"
+LAB = "pip install '.[lab]' in the lifeboat_rules source folder"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
