@@ -150,11 +150,8 @@ def _compose(base: dict, overlay: dict) -> dict:
 
 # --------------------------------------------------------------------------- building
 
-def _overrides_path(overrides: dict, path: str) -> str:
-    """A content problem's place, as ``overrides.<path>`` when the overrides set that place,
-    else marked as a place of the merged content."""
-    tokens = path_tokens(path)
-    node = overrides
+def _matched(node, tokens: list) -> int:
+    """How many of ``tokens`` (keys and indexes) lead from ``node`` into it."""
     matched = 0
     for token in tokens:
         if isinstance(node, dict) and isinstance(token, str) and token in node:
@@ -164,6 +161,14 @@ def _overrides_path(overrides: dict, path: str) -> str:
         else:
             break
         matched += 1
+    return matched
+
+
+def _overrides_path(overrides: dict, path: str) -> str:
+    """A content problem's place, as ``overrides.<path>`` when the overrides set that place,
+    else marked as a place of the merged content."""
+    tokens = path_tokens(path)
+    matched = _matched(overrides, tokens)
     if tokens and (matched == len(tokens) or matched >= 2):
         return f"overrides.{path}"
     return f"{path} (merged content)"
@@ -178,15 +183,7 @@ def _line(place: str, where: str, chain) -> str | None:
     tokens = path_tokens(head)
     best, best_file = 0, None
     for file, spec in chain:     # the file that sets most of the path (the nearest on a tie)
-        node, matched = spec, 0
-        for token in tokens:
-            if isinstance(node, dict) and isinstance(token, str) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and isinstance(token, int) and token < len(node):
-                node = node[token]
-            else:
-                break
-            matched += 1
+        matched = _matched(spec, tokens)
         if matched > best:
             best, best_file = matched, file
     least = 3 if tokens[0] == "overrides" else 2       # overrides.<section>.<id>, options.<name>
