@@ -21,7 +21,7 @@ import attrs
 
 from . import validation as schemas
 from .errors import ContentError
-from .yamlio import check_json_like, parse_yaml, read_yaml
+from .yamlio import check_json_like, line_of, parse_yaml, read_yaml
 
 BUILTIN_DIR = "lifeboat_rules.data"
 SECTIONS = ("characters", "provisions", "navigation", "setup")
@@ -208,6 +208,15 @@ def check_fragment(document: Any, where: str) -> None:
                            "and setup", where, "(top)")
     check_json_like(document, where)
     schemas.check("content", document, where)
+    seated: dict = {}
+    for cid, data in (document.get("characters") or {}).items():   # one character to a seat
+        if data is not None and data.get("seat") in seated:
+            line = line_of(where, ["characters", cid, "seat"])
+            raise ContentError(f"two characters on one seat: {seated[data['seat']]!r} and {cid!r} "
+                               f"both have seat {data['seat']}", where, f"characters.{cid}.seat",
+                               line=f"line {line}" if line else None)
+        if data is not None and "seat" in data:
+            seated[data["seat"]] = cid
 
 
 def merge_file(content: dict, path: str | os.PathLike) -> dict:

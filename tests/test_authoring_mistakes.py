@@ -291,3 +291,16 @@ def test_a_misspelt_character_on_a_scenario_card_is_an_error(tmp_path):
     assert not outcome.passed
     assert "line 5: setup.navigation[0].thirst[0]" in outcome.message
     assert "did you mean 'frenchy'?" in outcome.message and "dr_harter" not in outcome.message
+
+
+def test_two_characters_on_one_seat_in_a_content_file(tmp_path):
+    content = write(tmp_path, "crew.yaml", """\
+        characters:
+          bosun: {name: Bosun, size: 5, survival: 6, seat: 75}
+          cook: {name: Cook, size: 4, survival: 7, seat: 75}
+        """)
+    with pytest.raises(lr.ContentError) as info:
+        merge_file({}, content)
+    assert info.value.line == "line 3" and info.value.path == "characters.cook.seat"
+    assert "two characters on one seat" in str(info.value)
+    assert cli_main(["validate", content]) == 1
