@@ -84,7 +84,7 @@ def _need(what: str, *modules: str) -> None:
 def simulate(args) -> int:
     from . import Plan, run
     from .progress import wanted
-    from .runner import GameFailed, failure_text
+    from .failures import GameFailed, failure_text
     from .summary import compare_text, text
 
     if args.jobs < 1:

@@ -7,12 +7,9 @@ definition, seeds, bot names; rows of JSON-safe dicts).
 
 from __future__ import annotations
 
-import json
-import shlex
-
 from .. import PluginError, load_ruleset, new_game
 from ..bots import make_bot
-from ..plugins import origin
+from .failures import GameFailed, failure, replay_command
 
 MAX_DECISIONS = 100_000       # a game that does not end by then is a bug in a rule or a bot
 ENDS = ("landed", "all_dead", "adrift")
@@ -33,39 +30,6 @@ def seat_bots(bots, players: int, game_number: int = 0, rotate: bool = False) ->
     return cycled[-shift:] + cycled[:-shift] if shift else cycled
 
 
-class GameFailed(Exception):
-    """A plugin raised while a game was played: ``failure`` says which game, where and what
-    (seed, round, the action being applied or who was choosing, the plugin, its error)."""
-
-    def __init__(self, failure: dict):
-        super().__init__(failure_text(failure))
-        self.failure = failure
-
-
-def failure_text(failure: dict) -> str:
-    """What a person needs to find the bug: the game, the round, the action, the plugin, and
-    the one command that plays that game again."""
-    action = failure["action"]
-    doing = (f"applying {json.dumps(action)}" if action is not None
-             else f"listing the moves of {failure['choosing']}" if failure.get("choosing")
-             else "dealing")
-    text = (f"a plugin failed in the game with seed {failure['seed']} of {failure['ruleset']}, "
-            f"round {failure['round']}, while {doing}: {failure['error']}")
-    if failure.get("replay"):
-        text += f"\nreplay that game with: {failure['replay']}"
-    return text
-
-
-def replay_command(source, players: int, seed: int, bots: list) -> str | None:
-    """The command that plays exactly that game again: the same ruleset, players and seed,
-    and the bots of its seats named one by one (so no rotation is needed; each bot's own seed
-    follows from the game's seed and its seat)."""
-    if not isinstance(source, str):
-        return None
-    return ("lifeboat-rules simulate --games 1 " + " ".join(shlex.quote(part) for part in (
-        "--ruleset", source, "--players", str(players), "--seed", str(seed), "--bots", ",".join(bots))))
-
-
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of the game dealt with ``seed``."""
     return seed * 100 + seat
@@ -82,7 +46,7 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
     try:
         game = new_game(ruleset, players=players, seed=seed)
     except PluginError as exc:
-        raise GameFailed(_failure(None, ruleset, players, seed, bots, None, None, exc)) from exc
+        raise GameFailed(failure(None, ruleset, players, seed, bots, None, None, exc)) from exc
     seats = game.view(None)["seats"]
     by_character = {c: make_bot(bots[j], seed=bot_seed(seed, j)) for j, c in enumerate(seats)}
     love, hate = {}, {}
@@ -104,7 +68,7 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
             action = by_character[character].choose(game, character)
             game.apply(action)
         except PluginError as exc:    # the seed, round and action, for the message and a replay
-            raise GameFailed(_failure(game, ruleset, players, seed, bots, action, character,
+            raise GameFailed(failure(game, ruleset, players, seed, bots, action, character,
                                       exc)) from exc
         decisions += 1
     if watch is not None:
@@ -127,14 +91,6 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
     }
 
 
-def _failure(game, ruleset, players: int, seed: int, bots: list, action, character,
-             exc: PluginError) -> dict:
-    return {"seed": seed, "ruleset": ruleset.name, "players": players, "bots": list(bots),
-            "round": game.state.round if game is not None else 0, "action": action,
-            "choosing": character if action is None else None, "plugin": exc.plugin,
-            "error": str(exc) + (origin(exc.__cause__) if exc.__cause__ is not None else "")}
-
-
 def play_seeds(plan: dict, first: int, count: int) -> list:
     """Games ``first`` .. ``first + count - 1`` (numbered from 0) of a plan (``Plan.to_dict``),
     as a list: what a worker process or a Dask worker runs."""
@@ -154,7 +110,7 @@ def games_of(plan: dict, first: int, count: int, watch=None):
             try:
                 rows.append(play_game(ruleset, plan["players"], seed, bots, watch))
             except GameFailed as exc:     # a row that says so: the study stops or counts it
-                failure = dict(exc.failure, replay=replay_command(source, plan["players"], seed, bots))
                 rows.append({"seed": seed, "ruleset": ruleset.name, "players": plan["players"],
-                             "bots": list(bots), "failed": failure})
+                             "bots": list(bots), "failed": dict(exc.failure, replay=replay_command(
+                                 source, plan["players"], seed, bots))})
         yield tuple(rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import execute
 from .progress import Bar
-from .runner import GameFailed
+from .failures import GameFailed
 from .summary import compare, summarize
 from .tally import Pairs, Tally
 

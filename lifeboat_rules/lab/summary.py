@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .runner import failure_text
+from .failures import failure_text
 from .tally import PARTS, Count, Pairs, Tally
 
 METHODS = {
