@@ -6,8 +6,10 @@ The base game is a list of plugins registered by name first (``BASE_PLUGINS``, a
 ``DEFAULT_PLUGINS``); a ruleset's expansions, variants and plugins come after, found as shipped
 modules, entry points of the group ``lifeboat_rules`` or importable module paths. pluggy checks
 every hook implementation against ``hookspecs.py`` when it is registered (names, arguments,
-wrappers); its verdicts are reported as one ``ContentError`` with the plugin's name and the place
-in the ruleset that names it, together with every other problem found.
+wrappers); its verdicts, with the file and line of the function and the hook's parameters added,
+and every ``lifeboat_*`` function not marked ``@hookimpl`` (which pluggy would skip in silence),
+are reported with the plugin's name and the place in the ruleset that names it, together with
+every other problem found, as one ``ContentError`` that is also a ``PluginError``.
 """
 
 from __future__ import annotations
