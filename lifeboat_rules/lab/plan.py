@@ -52,6 +52,7 @@ class Plan:
     robust_games: int = 0    # games of the search study of --robust
     characters: tuple = ()   # (id, display name) of every character in ``order``
     holders: bool = False    # played with window_pending: holders for speed (``fast``)
+    sources: tuple = ()      # the rulesets as named on the command line (for a replay command)
 
     @classmethod
     def make(cls, ruleset="classic", games: int = 1, players: int | None = None, seed: int = 1,
@@ -115,7 +116,9 @@ class Plan:
                    vary=varied, compared=compare is not None, robust=robust,
                    robust_games=robust_games,
                    characters=tuple((c, names[c]) for c in order),
-                   holders=fast and fast_for(specs, bots, count))
+                   holders=fast and fast_for(specs, bots, count),
+                   sources=tuple(r if isinstance(r, str) else None
+                                 for r in (ruleset, compare)[:1 + (compare is not None)]))
 
     @property
     def comparing(self) -> bool:
@@ -141,14 +144,15 @@ class Plan:
         return Plan(rulesets=self.rulesets[:1], names=self.names[:1], players=self.players,
                     seed=self.seed, games=games, bots=bots, rotate=False, order=self.order,
                     count=self.count, characters=self.characters,
-                    holders=fast_for(self.rulesets[:1], bots, self.count))
+                    holders=fast_for(self.rulesets[:1], bots, self.count),
+                    sources=self.sources[:1])
 
     def to_dict(self) -> dict:
         """What ``runner.play_seeds`` takes (plain data, cheap to send to a worker)."""
         return {"rulesets": list(self.rulesets), "players": self.players, "seed": self.seed,
                 "bots": list(self.bots), "rotate": self.rotate, "arms": self.arms,
                 "count": list(self.count), "restrict": list(self.restrict),
-                "holders": self.holders}
+                "holders": self.holders, "sources": list(self.sources)}
 
 
 def fast_for(specs, bots, count) -> bool:

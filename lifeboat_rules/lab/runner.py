@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 
-from .. import load_ruleset, new_game
+from .. import PluginError, load_ruleset, new_game
 from ..bots import make_bot
 from ..stages import Window
+from .failures import GameFailed, failure, replay_command
 from .plan import with_holders
 from .restrict import Restricted
 
@@ -100,7 +101,10 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
     R-WIN-3). ``decisions`` counts the moves bots chose.
     ``watch(game, events)``, if given, is called with every new slice of the log.
     """
-    game = new_game(ruleset, players=players, seed=seed)
+    try:
+        game = new_game(ruleset, players=players, seed=seed)
+    except PluginError as exc:
+        raise GameFailed(failure(None, ruleset, players, seed, bots, None, None, exc)) from exc
     seats = game.view(None)["seats"]
     by_character = {c: lab_bot(bots[j], bot_seed(seed, j)) for j, c in enumerate(seats)}
     if restrict is not None:
@@ -120,12 +124,18 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
             raise RuntimeError(f"game {seed} of {ruleset.name} did not end after "
                                f"{MAX_DECISIONS} moves")
         character = game.pending[0].by
-        forced = only_move(game, character)
-        if forced is not None:
-            game.apply(game.action_dict(*forced))
-        else:
-            game.apply(by_character[character].choose(game, character))
-            decisions += 1
+        action = None
+        try:
+            forced = only_move(game, character)
+            if forced is not None:
+                action = game.action_dict(*forced)
+            else:
+                action = by_character[character].choose(game, character)
+                decisions += 1
+            game.apply(action)
+        except PluginError as exc:    # the seed, round and action, for the message and a replay
+            raise GameFailed(failure(game, ruleset, players, seed, bots, action, character,
+                                      exc)) from exc
         steps += 1
     if watch is not None:
         watch(game, game.log[shown:])
@@ -168,10 +178,19 @@ def games_of(plan: dict, first: int, count: int, watch=None):
     rulesets = [load_ruleset(with_holders(spec) if plan.get("holders") else spec)
                 for spec in plan["rulesets"]]
     players, counted, banned = plan["players"], tuple(plan["count"]), tuple(plan["restrict"])
+    sources = list(plan.get("sources") or ()) + [None] * len(rulesets)
     for number in range(first, first + count):
         seed = plan["seed"] + number
         bots = seat_bots(plan["bots"], players, number, plan["rotate"])
-        yield tuple(
-            play_game(rulesets[index], players, seed, bots, watch if not restricted else None,
-                      counted, (number % players, banned) if restricted else None)
-            for index, restricted in plan["arms"])
+        rows = []
+        for index, restricted in plan["arms"]:
+            ruleset = rulesets[index]
+            try:
+                rows.append(play_game(ruleset, players, seed, bots,
+                                      watch if not restricted else None, counted,
+                                      (number % players, banned) if restricted else None))
+            except GameFailed as exc:     # a row that says so: the study stops or counts it
+                rows.append({"seed": seed, "ruleset": ruleset.name, "players": players,
+                             "bots": list(bots), "failed": dict(exc.failure, replay=replay_command(
+                                 sources[index], players, seed, bots))})
+        yield tuple(rows)

@@ -4,6 +4,7 @@ write the report."""
 from __future__ import annotations
 
 from . import execute
+from .failures import GameFailed
 from .plan import ROBUST_BOTS
 from .progress import Bar
 from .summary import compare, restriction, robustness, summarize, variation
@@ -11,7 +12,8 @@ from .tally import Pairs, Restriction, Tally
 
 
 def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: bool = False,
-        intervals: bool = True, chunk: int | None = None, each=None, watch=None) -> dict:
+        intervals: bool = True, chunk: int | None = None, each=None, watch=None,
+        keep_going: bool = False) -> dict:
     """Play ``plan`` and return its summary (``summary.json``).
 
     ``jobs``: local worker processes (1: this process); ``dask``: the address of a Dask
@@ -20,6 +22,11 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
     ``each(rows)``: called with every game's rows in seed order (one per arm of the plan:
     ``Plan.arms``); ``watch(game, events)``: called with the events as they happen (only in
     this process, ``jobs=1``).
+
+    A game in which a plugin raised stops the study with ``GameFailed`` (its seed, round,
+    action and the command that replays it); with ``keep_going`` it is counted under
+    ``failed`` instead, and left out of every other number (and of the pairs when comparing
+    or restricting).
     """
     arms = plan.arms
     tallies = [Tally(plan.players, plan.order, plan.count) for _ in arms]
@@ -34,10 +41,14 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
     try:
         with Bar(plan.games, label, progress) as bar:
             for rows in execute.games(plan, jobs=jobs, dask=dask, chunk=chunk, watch=watch):
-                shares = [tally.add(row) for tally, row in zip(tallies, rows)]
-                if pairs is not None:
+                for row in rows:
+                    if "failed" in row and not keep_going:
+                        raise GameFailed(row["failed"])
+                shares = [tally.fail(row) if "failed" in row else tally.add(row)
+                          for tally, row in zip(tallies, rows)]
+                if pairs is not None and shares[0] is not None and shares[1] is not None:
                     pairs.add(shares[0], shares[1])
-                if bound is not None:
+                if bound is not None and shares[0] is not None and shares[restricted] is not None:
                     bound.add(rows[restricted], shares[0], shares[restricted])
                 if rows_file is not None:
                     rows_file.write(rows)
@@ -57,7 +68,7 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
         summary["vary"] = variation(plan, tallies[first:], intervals)
     if plan.robust:
         summary["robust"] = robust(plan, summary, jobs=jobs, dask=dask, progress=progress,
-                                   intervals=intervals, chunk=chunk)
+                                   intervals=intervals, chunk=chunk, keep_going=keep_going)
     if report is not None:
         from .report import write
         write(report, summary)
@@ -65,7 +76,7 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
 
 
 def robust(plan, summary: dict, jobs: int = 1, dask: str | None = None, progress: bool = False,
-           intervals: bool = True, chunk: int | None = None) -> dict:
+           intervals: bool = True, chunk: int | None = None, keep_going: bool = False) -> dict:
     """The study's win rates again with every seat ``random``, ``heuristic`` and ``search``
     (the last on ``plan.robust_games``), and each character's verdict under each."""
     studies = {}
@@ -76,5 +87,6 @@ def robust(plan, summary: dict, jobs: int = 1, dask: str | None = None, progress
             studies[kind] = summary         # the study itself had these seats
         else:
             studies[kind] = run(plan.plain((kind,), games), jobs=jobs, dask=dask,
-                                progress=progress, intervals=intervals, chunk=chunk)
+                                progress=progress, intervals=intervals, chunk=chunk,
+                                keep_going=keep_going)
     return robustness(plan, studies)

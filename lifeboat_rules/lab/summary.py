@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from .failures import failure_text
 from .runner import seat_bots
 from .tally import PARTS, Count, Pairs, Restriction, Tally
 
@@ -16,6 +17,8 @@ METHODS = {
                   "interval and p-value of the paired t-test (scipy ttest_rel); p_holm: "
                   "Holm-adjusted over the characters (statsmodels multipletests)",
     "seats": "seat 0 is the bow at the deal; bots are listed per seat in deal order",
+    "failed": "games a plugin stopped (simulate --keep-going): counted apart and left out of "
+              "every other number; each with its seed, round, action and replay command",
     "counts": "per event type: events over games (mean per game) and the share of games with "
               "at least one",
     "restricted": "restricted play (Jaffe et al., AIIDE 2012): in game k seat k mod players "
@@ -29,6 +32,8 @@ METHODS = {
     "verdict": "above or below an even share (1/players) when the 95% interval of the win "
                "rate leaves it out, else within",
 }
+
+MAX_FAILURES_LISTED = 20     # failed games described in full (all are counted)
 
 RANDOM_WARNING = ("random bots were chosen: they play without a plan, and what wins against "
                   "them says little about people's games (leave out --bots for heuristic "
@@ -75,6 +80,7 @@ def summarize(plan, tally: Tally, index: int = 0, intervals: bool = True) -> dic
                    "histogram": {str(r): tally.rounds[r] for r in sorted(tally.rounds)}},
         "ends": dict(tally.ends),
         "decisions": {"mean": tally.decisions / games if games else None},
+        "failed": {"games": len(tally.failed), "first": tally.failed[:MAX_FAILURES_LISTED]},
         **({"counts": counts(tally)} if plan.count else {}),
         **({"warning": RANDOM_WARNING} if "random" in plan.bots else {}),
         "methods": METHODS,
@@ -111,7 +117,8 @@ def variation(plan, tallies: list, intervals: bool = True) -> dict:
         dealt = [c for c, count in tally.characters.items() if count.games]
         out.append({"value": value, "ruleset": plan.names[first + i], "games": tally.games,
                     "wins": {c: _entry(tally, tally.characters[c], stats) for c in dealt},
-                    "rounds": {"mean": sum(r * n for r, n in tally.rounds.items()) / tally.games},
+                    "rounds": {"mean": sum(r * n for r, n in tally.rounds.items()) / tally.games
+                               if tally.games else None},
                     "ends": dict(tally.ends)})
     return {"path": path, "values": out}
 
@@ -222,10 +229,12 @@ def text(summary: dict) -> str:
     rounds = summary["rounds"]
     lengths = [int(r) for r in rounds["histogram"]]
     lines.append("")
-    lines.append(f"rounds: mean {rounds['mean']:.2f}, {min(lengths)} to {max(lengths)}; "
-                 f"decisions per game: {summary['decisions']['mean']:.1f}")
-    lines.append("ends: " + ", ".join(f"{end} {n:,} ({_percent(n / games)})"
-                                      for end, n in summary["ends"].items()))
+    if games:    # (none when a plugin stopped every game: --keep-going)
+        lines.append(f"rounds: mean {rounds['mean']:.2f}, {min(lengths)} to {max(lengths)}; "
+                     f"decisions per game: {summary['decisions']['mean']:.1f}")
+        lines.append("ends: " + ", ".join(f"{end} {n:,} ({_percent(n / games)})"
+                                          for end, n in summary["ends"].items()))
+    lines += failed_text(summary)
     for key, part in (("counts", counts_text), ("restricted", restricted_text),
                       ("vary", vary_text), ("robust", robust_text)):
         if summary.get(key):
@@ -235,6 +244,18 @@ def text(summary: dict) -> str:
 
 def _wrap(sentence: str) -> str:
     return textwrap.fill(sentence, width=96, break_on_hyphens=False)
+
+
+def failed_text(summary: dict) -> list:
+    """The games a plugin stopped, with the first one's replay command."""
+    failed = summary.get("failed") or {}
+    if not failed.get("games"):
+        return []
+    seeds = ", ".join(str(f["seed"]) for f in failed["first"])
+    more = ", ..." if failed["games"] > len(failed["first"]) else ""
+    lines = [f"failed: {failed['games']:,} game(s) stopped by a plugin error, left out of the "
+             f"numbers above (seeds {seeds}{more})", f"  first: {failure_text(failed['first'][0])}"]
+    return lines
 
 
 def counts_text(summary: dict) -> str:

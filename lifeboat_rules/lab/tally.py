@@ -42,6 +42,7 @@ class Tally:
         self.rounds: Counter = Counter()
         self.ends: Counter = Counter(dict.fromkeys(ENDS, 0))
         self.decisions = 0
+        self.failed: list = []          # games a plugin stopped (--keep-going), in seed order
         self.counts: dict = dict.fromkeys(count, 0)        # events counted, over all games
         self.happened: dict = dict.fromkeys(count, 0)      # games in which they happened
 
@@ -69,6 +70,10 @@ class Tally:
             self.counts[name] = self.counts.get(name, 0) + n
             self.happened[name] = self.happened.get(name, 0) + (n > 0)
         return units
+
+    def fail(self, row: dict) -> None:
+        """Count a game a plugin stopped: apart, in none of the other numbers."""
+        self.failed.append(row["failed"])
 
     def wins(self, count: Count) -> float:
         return count.units / self.unit
