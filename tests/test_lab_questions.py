@@ -99,15 +99,16 @@ def test_counts_follow_the_rules_of_the_rig():
 
 def test_a_kind_is_counted_from_the_events_that_name_it():
     """--count use:KIND counts the ``use`` events of that provision kind only; the games are
-    played again here as docs/balance.md says the lab plays them (the bot of seat j of seed s
-    seeded s * 100 + j, asked for game.pending[0] unless it has one legal move, which is made
-    without asking) and their logs counted."""
+    played again here as docs/balance.md says the lab plays them (random seats under
+    window_pending: holders, where every pending character has something to play; the bot of
+    seat j of seed s seeded s * 100 + j, asked for game.pending[0] unless it has one legal
+    move, which is made without asking) and their logs counted."""
     plan = Plan.make("classic", games=8, seed=2, bots=["random"],
                      count=["use", "use:flare_gun", "water:water"])
     summary, rows = collect(plan)
     totals = dict.fromkeys(["use", "use:flare_gun", "water:water"], 0)
     for (row,) in rows:
-        game = new_game("classic", players=6, seed=row["seed"])
+        game = new_game({"options": {"window_pending": "holders"}}, players=6, seed=row["seed"])
         bots = {c: RandomBot(seed=row["seed"] * 100 + j) for j, c in enumerate(game.state.seats)}
         asked = 0
         while not game.over:
