@@ -331,7 +331,9 @@ class _Words:
         template = table.get(kind) if isinstance(table, dict) else None
         if not isinstance(template, str):
             return None
-        sentence = fill(template, self.field_words(fields))
+        # (the English words of a language not given are filled with English names)
+        filler = self if lang == self.lang else _Words(self.game, lang)
+        sentence = fill(template, filler.field_words(fields))
         return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
     def field_words(self, fields: Mapping) -> dict:
