@@ -12,7 +12,6 @@ the input and output streams, so a whole game can be driven by a script.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import shutil
@@ -686,7 +685,7 @@ def find_character(game, wanted: str) -> str | None:
 
 def play(args, stdin=None, out=None) -> int:
     """``lifeboat-rules play``: deal a game and play it with the person as ``--as``. Ctrl-C
-    ends it with status 130 and a pipe closed early (``| head``) quietly."""
+    ends it with status 130 (a pipe closed early, ``| head``, is the command line's)."""
     out = out or sys.stdout
     lang = words.language(args.lang)
     try:
@@ -697,19 +696,6 @@ def play(args, stdin=None, out=None) -> int:
         except (BrokenPipeError, OSError):
             pass
         return INTERRUPTED
-    except BrokenPipeError:
-        quiet(out)
-        return 0
-
-
-def quiet(out) -> None:
-    """After the reader of ``out`` went away (``| head``): send what is left nowhere, so that
-    Python's last flush at exit does not complain."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass   # not a file (a test's StringIO)
 
 
 def _play(args, lang: str, stdin, out) -> int:
