@@ -56,6 +56,8 @@ def languages() -> tuple:
 def language(lang: Any) -> str:
     """The catalog for ``lang``: itself, else its primary code (``zh-CN`` -> ``zh``), else
     English. Only names from ``languages()`` are ever opened (a code may come from a client)."""
+    if type(lang) is str and lang in languages():   # (the codes asked for most)
+        return lang
     if isinstance(lang, str):
         code = lang.strip().lower().replace("_", "-")
         for candidate in (code, code.split("-")[0]):
@@ -331,6 +333,7 @@ class _Words:
         self.characters = merged.get("characters", {})
         own = merged.get("words")
         self.words = own if isinstance(own, dict) else {}
+        self._who: dict = {}
 
     # -- the content's own words (``words:`` of a ruleset or plugin)
     def own(self, section: str, kind: Any, fields: Mapping, lang: str) -> str | None:
@@ -403,6 +406,11 @@ class _Words:
         return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
     def who(self, character: Any) -> str:
+        if type(character) is str:
+            known = self._who.get(character)
+            if known is None:
+                known = self._who[character] = character_name(self.game, character, self.lang)
+            return known
         return character_name(self.game, character, self.lang)
 
     def names(self, characters: Any) -> str:

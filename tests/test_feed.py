@@ -93,7 +93,7 @@ def test_bookkeeping_is_left_out(games):
 def test_polling_gives_the_same_entries(games):
     """Entries never change once told: polling with since=last index + 1 after every move
     gives the feed of the whole game, and feed(since=k) is the tail of feed()."""
-    for ruleset in RULESETS[:4]:
+    for ruleset in RULESETS[:3]:
         polled: dict = {}
 
         def watch(game):
@@ -128,8 +128,8 @@ def test_the_feed_says_nothing_a_player_may_not_know():
     log's hidden fields) gives that player the same feed, word for word."""
     checked = 0
     for ruleset in RULESETS:
-        for seed in range(3):
-            stops = iter(range(25, 10_000, 60))
+        for seed in range(2):
+            stops = iter(range(25, 10_000, 70))
             stop = next(stops)
             loaded = lr.load_ruleset(ruleset)
             game = lr.new_game(loaded, players=max(loaded.players) - seed % 2, seed=seed)
@@ -147,7 +147,7 @@ def test_the_feed_says_nothing_a_player_may_not_know():
                             assert copy.feed(viewer, lang=lang) == game.feed(viewer, lang=lang), \
                                 (ruleset, seed, moves, viewer)
                         checked += 1
-    assert checked > 100
+    assert checked > 60
 
 
 def _provision_names(game, lang):
@@ -160,7 +160,7 @@ def _provision_names(game, lang):
 def test_cards_named_in_a_feed_are_cards_its_player_was_shown(games):
     """A provision named in a player's entry is one whose kind that player's events show in
     this turn so far; a navigation card, one its events name."""
-    for ruleset, seed, game in games[::2]:
+    for ruleset, seed, game in games[::3]:
         names = _provision_names(game, "en")
         navs = {nid: words.navigation_name(game, nid) for nid in words.content(game)["navigation"]}
         fresh = [i for i, e in enumerate(game.log) if e["type"] in ("turn", "phase", "setup")]
