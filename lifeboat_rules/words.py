@@ -1027,7 +1027,6 @@ class _Words:
 # (types that may come before its echo, the echo's type, types that may come after it).
 _CARRIERS = {
     "pick": ({"move"}, "pick", frozenset()),
-    "pass": ((), "pass", frozenset()),
     "row": ({"move"}, "row", frozenset()),
     "place": ({"move"}, "place", {"marker"}),
     "swap": ((), "swap", {"seats"}),
@@ -1226,12 +1225,6 @@ class _Feed(_Words):
         if kinds:
             return self.t("actions.pick", who=self.who(by), card=self.kind_card(kinds[0]))
         return self.t("events.pick.chosen", who=self.who(by))
-
-    def tell_pass(self, a, by, echo, group):
-        stage = echo.get("stage")
-        if stage == "fight" and any(by in side for side in self.sides.values()):
-            return self.t("feed.pass_fighter", who=self.who(by))
-        return self._pass(by, stage)
 
     def tell_row(self, a, by, echo, group):
         drawn = [e["card"] for e in group if e.get("type") == "move" and e.get("to") == "drawn"
