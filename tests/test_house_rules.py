@@ -279,7 +279,9 @@ def test_the_storm_in_played_games(storm):
 
 
 def test_without_its_words_the_storm_reads_as_the_guide_says(storm):
-    bare = lr.load_ruleset({**storm.spec, "overrides": {"navigation": {"storm": {"name": "Storm"}}}})
+    card = {"name": "Storm", "overboard": [], "thirst": [], "oar": False, "fight": False,
+            "seagull": 0}
+    bare = lr.load_ruleset({**storm.spec, "overrides": {"navigation": {"storm": card}}})
     game = lr.new_game(bare, setup={"seats": ["lady_lauren", "the_captain", "frenchy", "the_kid"],
                                     "rowing_pile": ["storm"], "phase": "navigation"})
     lines = [e["text"] for e in game.feed(None)]
