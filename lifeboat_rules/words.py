@@ -386,7 +386,13 @@ class _Words:
             return self.nav(value)
         if name == "card":
             return self.kind_card(kind) if isinstance(kind, str) else text("a_card", self.lang)
+        if value in self.card_ids():   # a card's instance id: never shown, its kind unsaid
+            return text("a_card", self.lang)
         return _from_id(value)
+
+    def card_ids(self):
+        table = getattr(getattr(getattr(self.game, "state", None), "table", None), "kinds", None)
+        return table if isinstance(table, dict) else {}
 
     def card_text(self, entry: Any) -> str | None:
         """What a card does in words, from its content ``text`` (``{LANG: str}``; a plain
