@@ -1082,10 +1082,11 @@ def feed(game, viewer: str | None, since: int = 0, lang: str = DEFAULT_LANG) -> 
 
 
 def _context_start(log: list, since: int) -> int:
-    """A log index at or before ``since`` from which the feed reads the same entries: an
-    action's (entries never span two actions: every move begins with its action event)
-    before the turn or phase that came before the one ``since`` falls in (what the feed
-    remembers lasts a turn, and an entry is worded knowing the one before it)."""
+    """A log index at or before ``since`` from which the feed reads the same entries: the
+    action before the turn or phase that came before the one ``since`` falls in. An entry
+    begins at an action (passes in a row: at the first) or at an event between moves, and
+    none reaches across a turn or a phase; what the feed remembers (the fight going on) lasts
+    a turn, and an entry is worded knowing the one before it."""
     index = min(since, len(log) - 1)
     for back in (True, False):
         while index > 0 and log[index]["type"] not in _FRESH:
