@@ -22,7 +22,7 @@ from .errors import IllegalAction
 from .records import End, Phase, Refusal, decisions, short
 from .rng import Rng
 from .rules import navigation, scoring, setup
-from .rulesets import Ruleset, load_ruleset
+from .rulesets import Ruleset, RulesetSource, load_ruleset
 from .stages import Stage, Window
 from .state import State
 
@@ -585,7 +585,7 @@ class Game:
         return f"<Game {self.ruleset.name}: {where}, pending {[d.by for d in self._pending]}>"
 
 
-def new_game(ruleset: Ruleset | str | Mapping[str, object] = "classic", players: int | None = None,
+def new_game(ruleset: RulesetSource = "classic", players: int | None = None,
              seed: int | None = None, setup_data: Mapping[str, object] | None = None,
              where: str = "<setup>") -> Game:
     """A dealt game (``players``, ``seed``) or one from an explicit position (``setup_data``)."""
