@@ -42,7 +42,7 @@ class Game:
     __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "statuses_changed",
                  "_pending", "_deciders", "_moves", "_deep", "_deep_upto", "_applied")
 
-    def __init__(self, ruleset: Ruleset, state: State, log: list[dict[str, Any]] | None = None,
+    def __init__(self, ruleset: Ruleset, state: State, log: list[dict[str, object]] | None = None,
                  secrets: dict[int, Secret] | None = None):
         self.ruleset = ruleset
         self.rules = ruleset.rules
