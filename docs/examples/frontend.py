@@ -93,7 +93,8 @@ def person_moves(game: lr.Game, me: str, chooser: Bot, lang: str) -> str:
     assert menu, "the person is pending, so it has a move"
     seen_at = game.actions_applied            # the screen was drawn at this move
     chosen: Action = chooser.choose(game, me)  # here a bot answers for the person
-    number = game.action_id(chosen)
+    number = game.action_id(chosen)            # its integer, below game.num_actions
+    assert chosen in game.legal_actions(me) and 0 <= number < game.num_actions
     label = next(text for n, text in menu if n == number)
     if game.actions_applied != seen_at:
         return "stale screen: drawn again"
