@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Mapping
 
-from . import determinize as determinizing, effects, saving, views
+from . import determinize as determinizing, effects, saving, views, words
 from .effects import copy_events, copy_log, finisher_of
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
@@ -28,7 +28,7 @@ from .state import State
 
 if TYPE_CHECKING:   # types only: nothing of lifeboat_rules.types is needed at run time
     from .records import Decision
-    from .types import Action, Event, Result, SavedGame, View
+    from .types import Action, Event, FeedEntry, Result, SavedGame, View
 
 
 class Game:
@@ -540,6 +540,13 @@ class Game:
         """The log from index ``since`` on, as ``character``'s player may see it (None: a
         spectator): one entry per log entry, fields it may not see left out."""
         return views.events_for(self, character, since)
+
+    def feed(self, character: str | None, since: int = 0, lang: str = "en") -> list[FeedEntry]:
+        """What ``character``'s player (None: a spectator) is told of the game from log index
+        ``since`` on, in ``lang``: ``[{"index": int, "text": str}]``, one sentence per move,
+        built on ``events_for(character)`` alone (docs/api.md, The feed). Entries never
+        change once told: ``since=entries[-1]["index"] + 1`` polls for new ones."""
+        return words.feed(self, character, since, lang)
 
     def to_dict(self) -> SavedGame:
         """The whole game as JSON-safe data; ``Game.from_dict`` continues it identically."""

@@ -53,14 +53,19 @@ class AllExcept(TypedDict):
 Selection = Union[List[str], Literal["all"], AllExcept, MarkedSelection]
 
 
-class NavigationCardData(TypedDict):
-    """A navigation card as content data (views, ``navigation`` events, decisions)."""
+class _NavigationCardData(TypedDict):
     id: str
     overboard: Selection
     thirst: Selection
     oar: bool
     fight: bool
     seagull: int
+
+
+class NavigationCardData(_NavigationCardData, total=False):
+    """A navigation card as content data (views, ``navigation`` events, decisions); in views,
+    ``text``: what the card does in words, by language, when its content gives it."""
+    text: Dict[str, str]
 
 
 # --------------------------------------------------------------------------- actions
@@ -744,6 +749,14 @@ class View(_View, total=False):
     navigation_card: NavigationCardData
     card_markers: Dict[str, List[str]]
     result: Result
+
+
+# --------------------------------------------------------------------------- the feed
+
+class FeedEntry(TypedDict):
+    """One sentence of ``game.feed(c)``: ``index`` is the log entry it starts at."""
+    index: int
+    text: str
 
 
 # --------------------------------------------------------------------------- saved games
