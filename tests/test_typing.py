@@ -137,10 +137,12 @@ def _frontend():
 
 def test_the_example_front_end_plays_saves_restores_and_serves():
     frontend = _frontend()
-    result = frontend.play(seed=7)
+    result, told = frontend.play(seed=7)
     assert set(result) == {"scores", "winners", "breakdown", "end"}
-    chinese = frontend.play(seed=8, players=5, lang="zh")
-    assert chinese["winners"]
+    assert any(re.search("[\u4e00-\u9fff]", line) for line in told)          # the Chinese feed
+    assert any(line.startswith("round ") for line in told)                   # the table
+    chinese, told = frontend.play(seed=8, players=5, lang="zh")
+    assert chinese["winners"] and any("Lady Lauren" in line for line in told)
     seagulls = asyncio.run(frontend.serve_tables([1, 2, 3], moves=30))
     assert len(seagulls) == 3 and all(0 <= s <= 4 for s in seagulls)
 

@@ -19,7 +19,7 @@ from typing import cast
 
 import lifeboat_rules as lr
 from lifeboat_rules.bots import Bot, make_bot
-from lifeboat_rules.types import Action, Event, Result, View
+from lifeboat_rules.types import Action, Event, FeedEntry, Result, View
 
 
 # --- the table as one player sees it --------------------------------------------------------
@@ -46,27 +46,33 @@ def show_table(game: lr.Game, me: str, lang: str) -> list[str]:
 # --- what happened, in words ----------------------------------------------------------------
 
 class Feed:
-    """The log as one player may see it, polled with ``since``, told in its language."""
+    """What one player is told, polled: the game's own story (``game.feed``, one sentence per
+    move), and the typed events behind it (``events_for``) for what the screen must react to."""
 
     def __init__(self, game: lr.Game, me: str, lang: str) -> None:
         self.game = game
         self.me = me
         self.lang = lang
-        self.seen = 0
+        self.seen = 0          # events_for: the next log index to read
+        self.told_from = 0     # feed: the next log index to tell
 
     def new_lines(self) -> list[str]:
+        entries: list[FeedEntry] = self.game.feed(self.me, since=self.told_from, lang=self.lang)
+        if entries:
+            self.told_from = entries[-1]["index"] + 1
+        return [entry["text"] for entry in entries]
+
+    def my_damage(self) -> list[str]:
+        """The damage I took since the last call, each in a sentence worded for me."""
         events: list[Event] = self.game.events_for(self.me, since=self.seen)
         self.seen += len(events)
-        lines = []
+        said = []
         for event in events:
-            if event["type"] in ("action", "move", "marker"):
-                continue   # bookkeeping: the events that follow tell the move
-            if event["type"] == "damage":
-                # a typed event: its fields are known (the type narrows the union)
-                amount: int = event["amount"]
+            if event["type"] == "damage" and event["character"] == self.me:
+                amount: int = event["amount"]   # the type narrows the union: a DamageEvent
                 assert amount > 0
-            lines.append(lr.describe(event, self.game, self.lang))
-        return lines
+                said.append(lr.describe(event, self.game, self.lang, viewer=self.me))
+        return said
 
 
 # --- refusals in the front end's own words --------------------------------------------------
@@ -88,8 +94,9 @@ def word_refusal(error: lr.IllegalAction, lang: str) -> str:
 def person_moves(game: lr.Game, me: str, chooser: Bot, lang: str) -> str:
     """The person's move: the menu labelled with ``describe``, the choice sent as an integer,
     guarded by the move counter (a move made on a stale screen is not sent)."""
-    menu: list[tuple[int, str]] = [(number, lr.describe(game.action_of(me, number), game, lang))
-                                   for number in game.legal_ids(me)]
+    menu: list[tuple[int, str]] = [
+        (number, lr.describe(game.action_of(me, number), game, lang, viewer=me))
+        for number in game.legal_ids(me)]
     assert menu, "the person is pending, so it has a move"
     seen_at = game.actions_applied            # the screen was drawn at this move
     chosen: Action = chooser.choose(game, me)  # here a bot answers for the person
@@ -125,9 +132,10 @@ def try_a_wrong_move(game: lr.Game, me: str, lang: str) -> str | None:
 
 # --- a whole game: bots, saving and restoring, two languages --------------------------------
 
-def play(seed: int, players: int = 4, lang: str = "en") -> Result:
+def play(seed: int, players: int = 4, lang: str = "en") -> tuple[Result, list[str]]:
     """Play one game to the end: the first seat is the person, bots play the others; halfway
-    the game is saved to JSON and restored, as a server would after a restart."""
+    the game is saved to JSON and restored, as a server would after a restart. Returns the
+    result and what the person's screen told, in ``lang`` and in the other language."""
     ruleset = lr.load_ruleset("classic")
     game = lr.new_game(ruleset, players=players, seed=seed)
     me = game.view(None)["seats"][0]
@@ -153,6 +161,7 @@ def play(seed: int, players: int = 4, lang: str = "en") -> Result:
             game.apply(bot.choose(game, decision.by))
         for feed in feeds:
             told.extend(feed.new_lines())
+            told.extend(feed.my_damage())
         if not saved_once and game.view(None)["round"] >= 3:
             text = json.dumps(game.to_dict())
             restored = lr.Game.from_dict(cast(object, json.loads(text)))
@@ -163,7 +172,7 @@ def play(seed: int, players: int = 4, lang: str = "en") -> Result:
                 feed.game = game
     result = game.result
     assert result is not None
-    return result
+    return result, told
 
 
 # --- one worker thread per game, for an asyncio server --------------------------------------
@@ -205,7 +214,8 @@ async def serve_tables(seeds: list[int], moves: int) -> list[int]:
 
 
 def main() -> None:
-    result = play(seed=7)
+    result, told = play(seed=7)
+    print("\n".join(told[-4:]))
     print("winners:", ", ".join(result["winners"]), "scores:", result["scores"])
     print("seagulls at four tables:", asyncio.run(serve_tables([1, 2, 3, 4], moves=40)))
 
