@@ -18,6 +18,9 @@ from .engine import new_game
 from .heuristic import HeuristicBot
 from .search import SearchBot
 
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "bot_names", "make_bot",
+           "free_types", "RandomPlayer", "play_random_game"]
+
 if TYPE_CHECKING:
     from .engine import Game
     from .rulesets import Ruleset

@@ -75,6 +75,31 @@ def test_the_public_modules_and_the_example_front_end_pass_mypy_strict(cache):
         "\n# mypy: disallow-any-expr\n" in FRONTEND.read_text()
 
 
+# the names the example front end does not use, used with no Any in sight
+CLEAN = """
+from lifeboat_rules.bots import HeuristicBot, RandomBot, SearchBot, bot_names
+from lifeboat_rules.types import Action, DecisionView, Event, SavedGame
+ruleset: lr.Ruleset = lr.load_ruleset({"extends": "classic", "variants": ["quick"]})
+players: range = ruleset.players
+options: dict[str, str] = ruleset.options
+name: str = ruleset.name
+names: list[str] = bot_names()
+me = game.pending[0].by
+for bot in (RandomBot(seed=1), HeuristicBot(seed=2), SearchBot(seed=3, budget=0.01)):
+    action: Action = bot.choose(game, me)
+log: list[Event] = game.events
+saved: SavedGame = game.to_dict()
+line: str = lr.describe(game.pending[0], game, "zh", viewer=None)
+over: bool = game.over
+decision: DecisionView | None = game.view(me).get("decision")
+try:
+    game.apply({"by": me, "type": "fly"})
+except lr.IllegalAction as error:
+    rule: str = error.rule
+    field: str | None = error.field
+    value: object = error.value
+"""
+
 WRONG = {
     # a view's numbers are ints, its statuses words
     "view": ('v = game.view("the_kid")\n'
@@ -111,7 +136,7 @@ def test_mypy_rejects_a_front_end_that_misuses_the_types(tmp_path, cache):
     same file without the snippets passes."""
     head = "import lifeboat_rules as lr\ngame = lr.new_game('classic', players=4, seed=1)\n"
     clean = tmp_path / "clean.py"
-    clean.write_text(head)
+    clean.write_text("# mypy: disallow-any-expr\n" + head + CLEAN)
     paths = [str(clean)]
     for index, (name, (snippet, _)) in enumerate(WRONG.items()):
         path = tmp_path / f"wrong_{index}.py"
