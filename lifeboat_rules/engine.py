@@ -138,7 +138,7 @@ class Game:
         ``legal_actions(by)`` lists it."""
         return self.rules.builders[atype.name](by, values)
 
-    def _listing(self, by: str) -> Any:
+    def _listing(self, by: str) -> Any:   # [(ActionType, [values, ...])], or ()
         """``moves(by)`` grouped by type: ``[(ActionType, [values, ...])]``, types in the
         order they are listed, none without a move (cached until the next change)."""
         groups = self._moves.get(by)
