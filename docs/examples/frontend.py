@@ -66,7 +66,7 @@ class Feed:
         """The damage I took since the last call, each in a sentence worded for me."""
         events: list[Event] = self.game.events_for(self.me, since=self.seen)
         self.seen += len(events)
-        said = []
+        said: list[str] = []
         for event in events:
             if event["type"] == "damage" and event["character"] == self.me:
                 amount: int = event["amount"]   # the type narrows the union: a DamageEvent
