@@ -148,7 +148,8 @@ def parse(game, action) -> tuple[ActionType, str, tuple]:
     rules = game.rules
     state = game.state
     if type(action) is not dict:
-        raise Malformed(f"an action is a mapping with 'by' and 'type', not {type(action).__name__}")
+        raise Malformed(f"an action is a mapping with 'by' and 'type', not {type(action).__name__}",
+                        None)
     kind = action.get("type")
     if kind is None:
         raise Malformed("the action has no 'type'", "type", None)

@@ -198,7 +198,7 @@ class Game:
         ``apply_id`` follow (``moves`` lists exactly what it accepts)."""
         state = self.state
         if state.over:
-            return Refusal("R-END-1", "the game is over: nothing may be played")
+            return Refusal("R-END-1", "the game is over: nothing may be played", None)
         character = state.characters[by]
         if character.lost:
             # a ghost takes its own window actions and passes (R-SHARK-2, R-WIN-2)

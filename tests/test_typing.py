@@ -364,6 +364,23 @@ def test_a_refusal_carries_its_rule_field_and_value():
     assert str(caught.value).startswith("R-ACT-1: ")
 
 
+def test_every_refusal_of_the_package_says_which_field_it_is_about():
+    """Each ``Refusal(rule, message, field, ...)`` and ``Malformed(message, field, ...)`` the
+    package makes names its field, or None on purpose (the game as a whole), so that a new
+    rule cannot forget it."""
+    import ast
+    missing = []
+    for path in sorted([*(ROOT / "lifeboat_rules").rglob("*.py"), *(ROOT / "expansions").rglob("*.py")]):
+        if "web" in path.parts:   # the web table's own Refusal is another record
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                need = {"Refusal": 3, "Malformed": 2}.get(node.func.id)
+                if need and len(node.args) + len(node.keywords) < need:
+                    missing.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not missing, missing
+
+
 def _same_refusal(a: lr.IllegalAction, b: lr.IllegalAction, a_card: str, b_card: str) -> None:
     """Two refusals alike but for the card each named."""
     assert (a.rule, a.field) == (b.rule, b.field)

@@ -25,9 +25,10 @@ MAX_CARDS = 60
 _SUPPLY, _ACTION = Phase.SUPPLY, Phase.ACTION   # looked up once (enum lookups are slow)
 
 
-_IN_SUPPLY = Refusal("R-SUPPLY-3", "no trading during the supply phase")
-_NOT_ACTION = Refusal("R-TRADE-1", "trading happens only during the action phase")
-_IN_FIGHT = Refusal("R-FIGHT-2", "no trading while a fight is under way")
+# about the game as a whole (the phase, a fight), not a field of the action: no field
+_IN_SUPPLY = Refusal("R-SUPPLY-3", "no trading during the supply phase", None)
+_NOT_ACTION = Refusal("R-TRADE-1", "trading happens only during the action phase", None)
+_IN_FIGHT = Refusal("R-FIGHT-2", "no trading while a fight is under way", None)
 
 
 def trading_refusal(game: "Game") -> Refusal | None:
