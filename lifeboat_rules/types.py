@@ -577,6 +577,17 @@ class Result(TypedDict):
     end: EndName
 
 
+class Reveal(TypedDict):
+    """A player's love and hate, shown to everyone once the game is over."""
+    love: Union[str, None]
+    hate: Union[str, None]
+
+
+class ViewResult(Result):
+    """The result as views show it once over: with every player's love and hate."""
+    reveal: Dict[str, Reveal]
+
+
 # --------------------------------------------------------------------------- views
 
 class DecisionData(TypedDict):
@@ -740,7 +751,7 @@ class View(_View, total=False):
     """``game.view(c)``. ``love``, ``hate`` and ``offers`` only in a player's own view (not
     the public one); ``decision`` only for a viewer who is deciding; ``stage`` while a stage
     waits; ``navigation_card`` while one is resolved; ``card_markers`` while a card carries a
-    marker; ``result`` once over."""
+    marker; ``result`` once over (with the reveal)."""
     love: Union[str, None]
     hate: Union[str, None]
     decision: DecisionView
@@ -748,7 +759,7 @@ class View(_View, total=False):
     stage: StageView
     navigation_card: NavigationCardData
     card_markers: Dict[str, List[str]]
-    result: Result
+    result: ViewResult
 
 
 # --------------------------------------------------------------------------- the feed
