@@ -187,9 +187,11 @@ class Table:
         self.bot = make_bot("random", seed=seed)
 
     def _step(self) -> int:
-        """One move by a bot for the first pending decision (runs in the worker)."""
-        decision = self.game.pending[0]
-        self.game.apply(self.bot.choose(self.game, decision.by))
+        """One move by a bot for the first pending decision, unless the game is over (runs in
+        the worker, like every call on this table's game)."""
+        if not self.game.over:
+            decision = self.game.pending[0]
+            self.game.apply(self.bot.choose(self.game, decision.by))
         return self.game.actions_applied
 
     async def step(self) -> int:
@@ -205,7 +207,7 @@ async def serve_tables(seeds: list[int], moves: int) -> list[int]:
     tables = [Table(seed, players=5) for seed in seeds]
     try:
         for _ in range(moves):
-            await asyncio.gather(*(table.step() for table in tables if not table.game.over))
+            await asyncio.gather(*(table.step() for table in tables))
         views = await asyncio.gather(*(table.public_view() for table in tables))
         return [view["seagulls"] for view in views]
     finally:
