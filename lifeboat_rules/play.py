@@ -473,9 +473,19 @@ def ask(menu: list, stdin, screen, lang: str) -> int | None:
         screen.say(text("ui.refused", lang, answer=answer or '""', n=len(menu)))
 
 
-def feed_lines(game, me: str, since: int, lang: str) -> list:
-    """What ``me``'s player is told from log index ``since`` on (``game.feed``)."""
-    return [entry["text"] for entry in game.feed(me, since, lang)]
+class News:
+    """What ``me``'s player has not been told yet (``game.feed``, polled as its entries
+    say: from the entry after the last one told)."""
+
+    def __init__(self, game, me: str, lang: str):
+        self.game, self.me, self.lang = game, me, lang
+        self.since = 0
+
+    def take(self) -> list:
+        entries = self.game.feed(self.me, self.since, self.lang)
+        if entries:
+            self.since = entries[-1]["index"] + 1
+        return [entry["text"] for entry in entries]
 
 
 def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
@@ -635,29 +645,26 @@ def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=
     screen = screen or make_screen(out)
     screen.stdin = stdin
     bot = bot or RandomPlayer(0)
-    since = 0                 # the feed is shown from the person's last move on
+    news = News(game, me, lang)   # all since the last screen: your last move's sentence on
     watching = None           # once out of the game: "watch" or "skip"
     round_shown = None
     while not game.over:
         if any(d.by == me for d in game.pending):
-            feed = feed_lines(game, me, since, lang)
-            action = choose(game, me, lang, stdin, screen, feed)
+            action = choose(game, me, lang, stdin, screen, news.take())
             if action is None:
                 screen.say(text("ui.bye", lang))
                 return 0
-            since = len(game.log)     # (the move's own sentence is news of the next screen)
             game.apply(action)
             continue
         if watching is None and is_out(game, me):
-            watching = out_of_the_game(game, me, lang, stdin, screen,
-                                       feed_lines(game, me, since, lang))
+            watching = out_of_the_game(game, me, lang, stdin, screen, news.take())
             if watching is None:
                 screen.say(text("ui.bye", lang))
                 return 0
-            since, round_shown = len(game.log), game.view(None)["round"]
+            round_shown = game.view(None)["round"]
         elif watching == "watch" and game.view(None)["round"] != round_shown:
-            screen.news(feed_lines(game, me, since, lang), lang)
-            since, round_shown = len(game.log), game.view(None)["round"]
+            screen.news(news.take(), lang)
+            round_shown = game.view(None)["round"]
             answer = watch_next(game, lang, stdin, screen)
             if answer is None:
                 screen.say(text("ui.bye", lang))
@@ -667,7 +674,7 @@ def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=
         # the person is asked first whenever they must decide, so the bot's pick among
         # the pending decisions is always someone else's
         game.apply(bot.act(game))
-    screen.finish(feed_lines(game, me, since, lang), score_table(game, me, lang), lang)
+    screen.finish(news.take(), score_table(game, me, lang), lang)
     return 0
 
 

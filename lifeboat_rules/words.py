@@ -60,6 +60,8 @@ def languages() -> tuple[str, ...]:
 def language(lang: Any) -> str:
     """The catalog for ``lang``: itself, else its primary code (``zh-CN`` -> ``zh``), else
     English. Only names from ``languages()`` are ever opened (a code may come from a client)."""
+    if type(lang) is str and lang in languages():   # (the codes asked for most)
+        return lang
     if isinstance(lang, str):
         code = lang.strip().lower().replace("_", "-")
         for candidate in (code, code.split("-")[0]):
@@ -336,6 +338,7 @@ class _Words:
         self.characters = merged.get("characters", {})
         own = merged.get("words")
         self.words = own if isinstance(own, dict) else {}
+        self._who: dict = {}
 
     # -- the content's own words (``words:`` of a ruleset or plugin)
     def own(self, section: str, kind: Any, fields: Mapping, lang: str) -> str | None:
@@ -408,6 +411,11 @@ class _Words:
         return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
     def who(self, character: Any) -> str:
+        if type(character) is str:
+            known = self._who.get(character)
+            if known is None:
+                known = self._who[character] = character_name(self.game, character, self.lang)
+            return known
         return character_name(self.game, character, self.lang)
 
     def names(self, characters: Any) -> str:
@@ -1104,7 +1112,11 @@ class _Feed(_Words):
         while i < count:
             event = events[i]
             kind = event.get("type")
-            if kind == "action":
+            if kind == "action" and self.passing(events, i):
+                j, sentence = self.pass_run(events, i)
+                if j is None:   # passes the log ends on: told once they are all known
+                    break
+            elif kind == "action":
                 end = i + 1
                 while end < count and events[end].get("type") != "action":
                     end += 1
@@ -1117,6 +1129,50 @@ class _Feed(_Words):
                 out.append({"index": start + i, "text": sentence})
             i = j
         return out
+
+    # -- passes in a row: one sentence
+    @staticmethod
+    def passing(events: list, i: int) -> bool:
+        """A pass, with its event right after it (a window's or a turn's)."""
+        action = events[i].get("action")
+        return isinstance(action, Mapping) and action.get("type") == "pass" \
+            and i + 1 < len(events) and events[i + 1].get("type") == "pass"
+
+    def pass_run(self, events: list, i: int) -> tuple:
+        """``(next index, sentence)`` for passes in a row at one stage with nothing else
+        between them (in a window, one after the other), told as one sentence; ``(None,
+        None)`` when the log ends on them, since more may follow (entries never change once
+        told). What comes after the last pass (the window closing) is told next."""
+        stage = events[i + 1].get("stage")
+        members: list = []
+        g = i
+        while True:
+            members.append(events[g]["action"].get("by"))
+            after = g + 2
+            if after >= len(events):
+                return None, None
+            if events[after].get("type") != "action":
+                return after, self.tell_passes(members, stage)
+            if not self.passing(events, after) or events[after + 1].get("stage") != stage:
+                return after, self.tell_passes(members, stage)
+            g = after
+
+    def tell_passes(self, members: list, stage: Any) -> str:
+        forms: dict = {}
+        for who in members:
+            if stage == "fight" and any(who in side for side in self.sides.values()):
+                form = "fight_in"
+            elif isinstance(stage, str) and stage != "other" and \
+                    has_text(f"feed.passes.{stage}", self.lang):
+                form = stage
+            else:
+                form = "other"
+            forms.setdefault(form, []).append(who)
+        style = catalog(self.lang)["feed"]["clauses"]
+        clauses = [text(f"feed.passes.{form}", self.lang, n=len(who), names=self.names(who))
+                   .rstrip(".。") for form, who in forms.items()]
+        sentence = style["separator"].join(clauses) + style["end"]
+        return sentence[:1].upper() + sentence[1:]
 
     # -- a move: its action and the events that carry it out
     def move(self, action: Mapping, events: list, first: int, end: int) -> tuple:
