@@ -391,7 +391,13 @@ class _Words:
             return self.nav(value)
         if name == "card":
             return self.kind_card(kind) if isinstance(kind, str) else text("a_card", self.lang)
+        if value in self.card_ids():   # a card's instance id: never shown, its kind unsaid
+            return text("a_card", self.lang)
         return _from_id(value)
+
+    def card_ids(self):
+        table = getattr(getattr(getattr(self.game, "state", None), "table", None), "kinds", None)
+        return table if isinstance(table, dict) else {}
 
     def card_text(self, entry: Any) -> str | None:
         """What a card does in words, from its content ``text`` (``{LANG: str}``; a plain
@@ -1032,7 +1038,6 @@ class _Words:
 # (types that may come before its echo, the echo's type, types that may come after it).
 _CARRIERS = {
     "pick": ({"move"}, "pick", frozenset()),
-    "pass": ((), "pass", frozenset()),
     "row": ({"move"}, "row", frozenset()),
     "place": ({"move"}, "place", {"marker"}),
     "swap": ((), "swap", {"seats"}),
@@ -1082,10 +1087,11 @@ def feed(game, viewer: str | None, since: int = 0, lang: str = DEFAULT_LANG) -> 
 
 
 def _context_start(log: list, since: int) -> int:
-    """A log index at or before ``since`` from which the feed reads the same entries: an
-    action's (entries never span two actions: every move begins with its action event)
-    before the turn or phase that came before the one ``since`` falls in (what the feed
-    remembers lasts a turn, and an entry is worded knowing the one before it)."""
+    """A log index at or before ``since`` from which the feed reads the same entries: the
+    action before the turn or phase that came before the one ``since`` falls in. An entry
+    begins at an action (passes in a row: at the first) or at an event between moves, and
+    none reaches across a turn or a phase; what the feed remembers (the fight going on) lasts
+    a turn, and an entry is worded knowing the one before it."""
     index = min(since, len(log) - 1)
     for back in (True, False):
         while index > 0 and log[index]["type"] not in _FRESH:
@@ -1231,12 +1237,6 @@ class _Feed(_Words):
         if kinds:
             return self.t("actions.pick", who=self.who(by), card=self.kind_card(kinds[0]))
         return self.t("events.pick.chosen", who=self.who(by))
-
-    def tell_pass(self, a, by, echo, group):
-        stage = echo.get("stage")
-        if stage == "fight" and any(by in side for side in self.sides.values()):
-            return self.t("feed.pass_fighter", who=self.who(by))
-        return self._pass(by, stage)
 
     def tell_row(self, a, by, echo, group):
         drawn = [e["card"] for e in group if e.get("type") == "move" and e.get("to") == "drawn"

@@ -375,3 +375,13 @@ def test_content_words_come_first_then_the_catalog_then_english_then_generic():
     plain = lr.new_game("classic", players=4, seed=1)
     assert lr.describe(rum, plain, "zh") == words.describe_event({**rum, "type": "rum"}, plain, "zh")
     assert "rum" in lr.describe(rum, plain, "zh")
+
+
+def test_a_content_template_never_shows_a_card_id():
+    ruleset = lr.load_ruleset({"words": {"en": {"events": {"gift": "{character} hides {gift}."}}}})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    card = game.view("lady_lauren")["characters"]["lady_lauren"]["hand"][0]
+    said = lr.describe({"type": "gift", "character": "lady_lauren", "gift": card["id"]}, game)
+    assert said == "Lady Lauren hides a card."
+    said = lr.describe({"type": "gift", "character": "lady_lauren", "gift": card["kind"]}, game)
+    assert said == f"Lady Lauren hides the {words.provision_name(game, card['kind'])}."
