@@ -765,10 +765,18 @@ class _Words:
         return self.t("events.quench.other", **values)
 
     def ev_use(self, e):
-        values = {"who": self.who(e.get("character")), "card": self.card_of(e)}
-        if isinstance(e.get("target"), str):
-            return self.t("events.use.target", target=self.who(e["target"]), **values)
-        return self.t("events.use.plain", **values)
+        return self._use(e.get("character"), e.get("target"), self.card_of(e), e.get("kind"))
+
+    def _use(self, who, target, card: str, kind) -> str:
+        """A card used: with what it does when its content says (a house rule's card)."""
+        said = self.card_text(self.provisions.get(kind)) if isinstance(kind, str) else None
+        values = {"who": self.who(who), "card": card}
+        if said:
+            values["text"] = said.rstrip(". 。")
+        form = "_text" if said else ""
+        if isinstance(target, str):
+            return self.t(f"events.use.target{form}", target=self.who(target), **values)
+        return self.t(f"events.use.plain{form}", **values)
 
     def ev_play(self, e):
         return self.t("events.play", who=self.who(e.get("character")), card=self.card_of(e))
@@ -959,10 +967,10 @@ class _Words:
         return self.t("events.play", who=self.who(by), card=self.card_ref(a.get("card"), seen))
 
     def act_use(self, a, by, seen, live):
-        values = {"who": self.who(by), "card": self.card_ref(a.get("card"), seen)}
-        if isinstance(a.get("target"), str):
-            return self.t("events.use.target", target=self.who(a["target"]), **values)
-        return self.t("events.use.plain", **values)
+        ref = a.get("card")
+        kind = ref if isinstance(ref, str) and ref in self.provisions else \
+            (seen or {}).get(ref) if isinstance(ref, str) else None
+        return self._use(by, a.get("target"), self.card_ref(ref, seen), kind)
 
     def act_preserve(self, a, by, seen, live):
         return self.ev_preserve({"character": by, "target": a.get("target")})
