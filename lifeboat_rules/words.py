@@ -28,11 +28,15 @@ import functools
 import re
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import yaml
 
 from .views import redact
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .records import Decision
 
 DEFAULT_LANG = "en"
 _PLURAL_KEYS = frozenset({"zero", "one", "other"})
@@ -47,7 +51,7 @@ def _words_dir():
 
 
 @functools.lru_cache(maxsize=None)
-def languages() -> tuple:
+def languages() -> tuple[str, ...]:
     """The language codes that have a catalog (``en``, ``zh``, ...)."""
     return tuple(sorted(entry.name[:-5] for entry in _words_dir().iterdir()
                         if entry.name.endswith(".yaml") and _LANG.fullmatch(entry.name[:-5])))
@@ -107,7 +111,7 @@ def fill(template: str, values: Mapping) -> str:
                             else m.group(0), template)
 
 
-def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values) -> str:
+def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: object) -> str:
     """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
     ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
     node = _lookup(catalog(lang), path)
@@ -154,7 +158,7 @@ def _display(entry: Any, lang: str) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
+def character_name(game: "Game", character: object, lang: str = DEFAULT_LANG) -> str:
     """A character's display name (``names[lang]``, else ``name``, else from its id)."""
     lang = language(lang)
     if not isinstance(character, str):
@@ -163,13 +167,13 @@ def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
     return found if found else _from_id(character).title()
 
 
-def provision_name(game, kind: str, lang: str = DEFAULT_LANG) -> str:
+def provision_name(game: "Game", kind: str, lang: str = DEFAULT_LANG) -> str:
     """A provision kind's display name, bare (``Water``, ``水``)."""
     found = _display(content(game).get("provisions", {}).get(kind), language(lang))
     return found if found else _from_id(kind)
 
 
-def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+def navigation_name(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
     """A navigation card's display name: its own (``names``/``name``), else
     "navigation card 19" built from the id ``nav-19``; "a navigation card" when unknown."""
     lang = language(lang)
@@ -182,7 +186,7 @@ def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
     return text("navigation_card", lang, number=number.group(1) if number else _from_id(card))
 
 
-def navigation_details(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+def navigation_details(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
     """What a navigation card does, in words ("a seagull; First Mate overboard; rowers
     thirsty"): its content ``text`` in ``lang`` if it has one, else its fields. ``card``: its
     id, or its data as views show it (``{"id", "overboard", ...}``)."""
@@ -194,7 +198,7 @@ def navigation_details(game, card: Any, lang: str = DEFAULT_LANG) -> str:
     return found if found is not None else text("events.navigation.nothing", words.lang)
 
 
-def names(game, characters: Any, lang: str = DEFAULT_LANG) -> str:
+def names(game: "Game", characters: object, lang: str = DEFAULT_LANG) -> str:
     """Characters' display names as a list in words ("A, B and C"); ``"all"`` and
     ``{"all_except": [...]}`` (as on navigation cards) too."""
     return _Words(game, lang).names(characters)
@@ -217,7 +221,8 @@ class _Actor:
 ACTOR: Any = _Actor()
 
 
-def describe(item: Any, game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR) -> str:
+def describe(item: Union[Mapping[str, object], "Decision"], game: "Game",
+             lang: str = DEFAULT_LANG, viewer: str | None = ACTOR) -> str:
     """One sentence a person reads for ``item``, in ``lang`` (``"en"``, ``"zh"``; any other
     falls back to English).
 
