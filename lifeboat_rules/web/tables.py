@@ -476,5 +476,5 @@ class Hall:
         return {
             "seats": {s: {"controller": e["controller"], "bot": e["bot"], "link": seat_links.get(s)}
                       for s, e in table.seats.items()},
-            "spectator": links["spectator"], "bots": bots.bot_names(),
+            "spectator": links["spectator"], "host": links["host"], "bots": bots.bot_names(),
         }
