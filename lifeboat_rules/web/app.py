@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import bots
 from . import labels
 from .store import Store
-from .tables import Hall, Refusal
+from .tables import TIMERS, Hall, Refusal
 
 log = logging.getLogger("lifeboat_rules.web")
 
@@ -66,7 +66,7 @@ class _SecurityHeaders:
 class Connection:
     """One open page: its pass, the seat it shows, its language, how much feed it has."""
 
-    __slots__ = ("socket", "pass_", "seat", "lang", "since", "rate", "allowance", "checked")
+    __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "rate", "allowance", "checked")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float = RATE, burst: int = BURST):
         self.socket = socket
@@ -74,6 +74,7 @@ class Connection:
         self.seat = pass_.seats[0] if pass_.seats else None
         self.lang = lang
         self.since = 0
+        self.chat_since = 0
         self.rate = (rate, float(burst))
         self.allowance = float(burst)
         self.checked = time.monotonic()
@@ -93,8 +94,11 @@ class Connection:
 class Server:
     """The application and the open connections of each game."""
 
-    def __init__(self, db: str, max_games: int = 100, rate: float = RATE, burst: int = BURST):
-        self.hall = Hall(Store(db), max_games=max_games)
+    def __init__(self, db: str, max_games: int = 100, rate: float = RATE, burst: int = BURST,
+                 **hall_options):
+        self.hall = Hall(Store(db), max_games=max_games, **hall_options)
+        self._watchers: dict = {}        # game id -> the task running its timers
+        self._wake: dict = {}            # game id -> (asyncio.Event, dirty flag)
         # Every call into the hall (games, bots, the SQLite file) runs on this one thread, in
         # turn: a bot that thinks (the search bot) never stalls the pages of other games, and
         # no two calls ever touch a game at once.
@@ -130,7 +134,7 @@ class Server:
     async def setup(self, request):
         """What the creation page offers: rulesets with their player counts, bots, labels."""
         return JSONResponse({"rulesets": self.hall.rulesets, "bots": bots.bot_names(),
-                             "langs": list(labels.LANGS), "ui": labels.UI})
+                             "langs": list(labels.LANGS), "ui": labels.UI, "timers": list(TIMERS)})
 
     async def create_game(self, request):
         body = b""
@@ -147,7 +151,7 @@ class Server:
         try:
             created = await self._hall(self.hall.create, data.get("ruleset"), data.get("players"),
                                        data.get("lang", "en"),
-                                       data.get("seats"), data.get("seed"))
+                                       data.get("seats"), data.get("seed"), data.get("timer"))
         except Refusal as refusal:
             return _refused(refusal, 429 if refusal.code == "limit" else 400)
         created["url"] = f"/table#{created['host']}"
@@ -188,6 +192,7 @@ class Server:
                 conn.seat = message["seat"]
             peers.add(conn)
             await self._push(conn)
+            self._schedule(pass_.game_id)    # a game read back after a restart runs its timers
             while True:
                 message = await self._receive(socket)
                 if message is None:
@@ -249,6 +254,16 @@ class Server:
                 await self._hall(self.hall.manage, conn.pass_, message.get("op"),
                                  message.get("seat"), message.get("bot"))
                 await self._push_game(conn.pass_.game_id)
+            elif kind == "say":
+                await self._hall(self.hall.say, conn.pass_, conn.seat, message.get("text"))
+                await self._push_game(conn.pass_.game_id)
+            elif kind == "autopass":
+                await self._hall(self.hall.set_autopass, conn.pass_, message.get("seat"), message.get("on"))
+                await self._push(conn)
+                self._schedule(conn.pass_.game_id)
+            elif kind == "take_back":
+                await self._hall(self.hall.take_back, conn.pass_)
+                await self._push_game(conn.pass_.game_id)
             elif kind == "hello":
                 raise Refusal("malformed", "already connected")
             else:
@@ -271,6 +286,7 @@ class Server:
         that moved gets the ``ref`` of its move back."""
         for conn in list(self.connections.get(game_id, ())):
             await self._push(conn, ref=answer[1] if conn is answer[0] else None)
+        self._schedule(game_id)
 
     async def _push(self, conn: Connection, full: bool = False, ref=None) -> None:
         try:
@@ -283,12 +299,62 @@ class Server:
         if conn.seat is not None and conn.seat not in conn.pass_.seats:
             conn.seat, conn.since = (conn.pass_.seats[0] if conn.pass_.seats else None), 0
         since = 0 if full else conn.since
-        state = await self._hall(self.hall.state, conn.pass_, conn.seat, conn.lang, since)
+        chat_since = 0 if since == 0 else conn.chat_since
+        state = await self._hall(self.hall.state, conn.pass_, conn.seat, conn.lang, since, chat_since)
         state["ui"] = labels.ui(conn.lang) if since == 0 else None
         if ref is not None:
             state["ref"] = ref
         if await self._send(conn, state):
             conn.since = state["log_size"]
+            conn.chat_since = state["chat_size"]
+
+    # ------------------------------------------------------------------ timers
+
+    def _schedule(self, game_id: str) -> None:
+        """Look again at the game's next timed thing (a turn timer, a "pass for me"): wake its
+        watcher, or start one."""
+        wake = self._wake.get(game_id)
+        if wake is not None:
+            wake[1][0] = True
+            wake[0].set()
+            return
+        event, dirty = asyncio.Event(), [True]
+        self._wake[game_id] = (event, dirty)
+        self._watchers[game_id] = asyncio.get_running_loop().create_task(self._watch(game_id, event, dirty))
+
+    async def _watch(self, game_id: str, event: asyncio.Event, dirty: list) -> None:
+        """One task per game with something timed: sleeps until it is due (or until the game
+        changes), does it on the hall's thread, pushes the new state; ends when nothing is due."""
+        try:
+            while True:
+                dirty[0] = False
+                event.clear()
+                when = await self._hall(self.hall.due, game_id)
+                if when is None:
+                    if dirty[0]:
+                        continue
+                    break
+                delay = when - self.hall.clock()
+                if delay > 0:
+                    try:
+                        await asyncio.wait_for(event.wait(), delay)
+                    except asyncio.TimeoutError:
+                        pass
+                    continue
+                try:
+                    changed = await self._hall(self.hall.run_due, game_id)
+                except Refusal:
+                    changed = False
+                if changed:
+                    for conn in list(self.connections.get(game_id, ())):
+                        await self._push(conn)
+        except asyncio.CancelledError:
+            raise
+        except Exception:        # a fault of ours: logged; the game goes on without its timers
+            log.exception("while running the timers of game %s", game_id)
+        finally:
+            self._wake.pop(game_id, None)
+            self._watchers.pop(game_id, None)
 
     async def _send(self, conn: Connection, data: dict) -> bool:
         try:
