@@ -54,7 +54,7 @@ UI = {
         "you_are": "You are {name}",
         "spectating": "You are watching",
         "host_of": "You host this game",
-        "round": "Round {n}",
+        "round": "Round {n}", "setup_round": "The deal",
         "phase_supply": "supply", "phase_action": "actions", "phase_navigation": "navigation",
         "phase_over": "game over",
         "seagulls": "Seagulls: {n}",
@@ -153,6 +153,8 @@ UI = {
         "fight_you_attack": "You attack (strength {a} against {d}).",
         "fight_you_defend": "You defend (strength {d} against {a}).",
         "fight_you_outside": "You are not in this fight: you may join a side or stay out.",
+        "decide_fight_in": "You are in the fight: play a weapon to add to your side's strength, or play no more for now.",
+        "decide_fight_out": "Join the attackers or the defenders, or stay out of the fight.",
         "btn_fight_done": "Play no more weapons for now",
         "btn_fight_stay_out": "Stay out of the fight",
         "btn_join_attackers": "Join the attackers: your size {n} adds to their strength ({a} → {to})",
@@ -180,6 +182,8 @@ UI = {
         "err_chat": "The message was not sent",
         "autopass": "Pass for me when I have nothing to play",
         "autopass_note": "After a random moment, the same whatever your hand, so the others learn nothing from the timing.",
+        "timed_out": "Your time ran out: a bot plays your seat.",
+        "take_back": "Take my seat back",
     },
     "zh": {
         "title": "救生艇",
@@ -202,7 +206,7 @@ UI = {
         "you_are": "你是{name}",
         "spectating": "你在观战",
         "host_of": "你是本局房主",
-        "round": "第 {n} 轮",
+        "round": "第 {n} 轮", "setup_round": "发牌",
         "phase_supply": "补给", "phase_action": "行动", "phase_navigation": "航行",
         "phase_over": "游戏结束",
         "seagulls": "海鸥：{n}",
@@ -301,6 +305,8 @@ UI = {
         "fight_you_attack": "你在进攻（力量 {a} 对 {d}）。",
         "fight_you_defend": "你在防守（力量 {d} 对 {a}）。",
         "fight_you_outside": "你不在这场打斗中：可以加入一方，或置身事外。",
+        "decide_fight_in": "你在打斗中：打出武器为你这一方增加力量，或暂时不再出牌。",
+        "decide_fight_out": "加入进攻方或防守方，或置身事外。",
         "btn_fight_done": "暂时不再出武器",
         "btn_fight_stay_out": "置身事外",
         "btn_join_attackers": "加入进攻方：你的体型 {n} 加到他们的力量上（{a} → {to}）",
@@ -328,6 +334,8 @@ UI = {
         "err_chat": "消息未发送",
         "autopass": "我无牌可出时替我放弃",
         "autopass_note": "会等待一个随机的时间，与手牌无关，其他人无法从时间上看出什么。",
+        "timed_out": "你的时间用完了：机器人在代玩你的座位。",
+        "take_back": "收回我的座位",
     },
 }
 
@@ -424,6 +432,12 @@ def fight_words(stage: dict, view: dict, seat: str | None, names_: dict, lang: s
         elif (view.get("characters", {}).get(seat) or {}).get("status") == "awake":
             lines.append(words["fight_you_outside"])
     return "\n".join(lines)
+
+
+def fight_decision(stage: dict, seat: str, lang: str) -> str:
+    """What ``seat`` decides in the fight, worded for where it stands (R-FIGHT-2)."""
+    inside = seat in stage.get("attackers", ()) or seat in stage.get("defenders", ())
+    return ui(lang)["decide_fight_in" if inside else "decide_fight_out"]
 
 
 def _front_kind(view: dict, who, card: str):

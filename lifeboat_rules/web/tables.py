@@ -130,13 +130,16 @@ class Table:
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
-        copy of the game), or None when the move closes the fight. Only for join and play."""
+        copy of the game: still open, or as it was resolved if the move closed it), or None.
+        Only for join and play."""
         if action["type"] not in ("join", "play"):
             return None
         copy = self.game.clone()
-        copy.apply(action)
+        events = copy.apply(action)
         stage = copy.view(None).get("stage") or {}
-        return stage.get("strength") if stage.get("kind") == "fight" else None
+        if stage.get("kind") == "fight":
+            return stage.get("strength")
+        return next((e.get("strength") for e in events if e.get("type") == "fight"), None)
 
     def weapons(self) -> dict:
         """{provision kind: fight bonus} of the game's content (R-FIGHT-3)."""
@@ -158,7 +161,8 @@ class Table:
         return None
 
     def feed(self, viewer, lang: str, since: int) -> list:
-        """``viewer``'s events from log index ``since`` on, in words: [{"i", "text"}].
+        """``viewer``'s events from log index ``since`` on, in words, each with the round it
+        belongs to (0: the deal): [{"i", "round", "text"}].
 
         Each event is worded once per viewer and language (a page that reconnects late in a
         game gets hundreds at once); the game's end may show a viewer more of the past, so the
@@ -166,18 +170,20 @@ class Table:
         game = self.game
         entry = self._feeds.get((viewer, lang))
         if entry is None or entry["over"] != game.over:
-            entry = self._feeds[(viewer, lang)] = {"over": game.over, "upto": 0, "lines": []}
+            entry = self._feeds[(viewer, lang)] = {"over": game.over, "upto": 0, "lines": [], "round": 0}
         upto = entry["upto"]
         if upto < len(game.log):
             lines = entry["lines"]
             for number, event in enumerate(game.events_for(viewer, upto), start=upto):
+                if event["type"] == "phase" and type(event.get("round")) is int:
+                    entry["round"] = event["round"]      # public: the rounds begin for all
                 text = labels.describe(event, game, lang)
                 if text:
-                    lines.append((number, text))
+                    lines.append((number, entry["round"], text))
             entry["upto"] = len(game.log)
         lines = entry["lines"]
-        start = bisect.bisect_left(lines, (since, ""))
-        return [{"i": i, "text": text} for i, text in lines[start:]]
+        start = bisect.bisect_left(lines, (since,))
+        return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
 
     def bot(self, seat: str):
         entry = self.seats[seat]
@@ -576,7 +582,9 @@ class Hall:
         if viewer is not None and not game.over:
             out["offer"] = table.offer(viewer)
             mine = [d for d in game.pending if d.by == viewer]
-            if mine:
+            if mine and (stage or {}).get("kind") == "fight" and str(mine[0].kind) == "fight":
+                out["decision_text"] = labels.fight_decision(stage, viewer, lang)
+            elif mine:
                 out["decision_text"] = labels.describe(mine[0], game, lang)
             out["choices"] = table.choices(viewer, lang)
         if game.over:
