@@ -75,8 +75,10 @@
     document.body.dataset.online = online ? "1" : "0";
     $("offline").hidden = online;
     if (!online) $("offline").textContent = ui ? word("offline") : "…";
-    for (const control of document.querySelectorAll("#table button, #table input, #host-panel button, #curtain button, #hotseat button"))
-      if (!online) control.disabled = true;
+    for (const control of document.querySelectorAll("#table button, #table input, #host-panel button, #curtain button, #hotseat button")) {
+      if (!online && !control.disabled) { control.disabled = true; control.dataset.offline = "1"; }
+      else if (online && control.dataset.offline) { control.disabled = false; delete control.dataset.offline; }
+    }
   }
 
   // ---------------------------------------------------------------- rendering
@@ -111,9 +113,13 @@
     renderFeed();
     renderChat();
     applyCurtain();
+    // the newest entries in view, once the table is shown (a hidden list has no height)
+    if (state.feed.length || state.feed_from === 0) $("feed").scrollTop = $("feed").scrollHeight;
+    if (state.chat.length) $("chat").scrollTop = $("chat").scrollHeight;
     document.body.dataset.version = String(version);
     document.body.dataset.logSize = String(state.log_size);
     document.body.dataset.over = view.over ? "1" : "0";
+    document.body.dataset.round = String(view.round);
     document.body.dataset.seat = state.seat || "";
   }
 
@@ -374,7 +380,6 @@
       li.dataset.i = String(entry.i);
       group.lastElementChild.append(li);
     }
-    if (state.feed.length || state.feed_from === 0) feed.scrollTop = feed.scrollHeight;
   }
 
   // Table talk: put in the page as text, never as HTML.
@@ -387,7 +392,6 @@
       li.append(el("strong", (said.by === "host" ? word("chat_host") : name(said.by)) + ": "), el("span", said.text, "text"));
       chat.append(li);
     }
-    if (state.chat.length) chat.scrollTop = chat.scrollHeight;
     $("chat-form").hidden = !state.can_chat;
     $("chat-send").textContent = word("chat_send");
     $("chat-text").placeholder = word("chat_placeholder");
