@@ -15,10 +15,11 @@ def lang_of(value) -> str:
     return value if value in LANGS else "en"
 
 
-def describe(item, game, lang: str) -> str:
-    """One sentence for an action dict, an event or a decision (the library's words)."""
+def describe(item, game, lang: str, viewer) -> str:
+    """One sentence for an action dict or a decision, as ``viewer``'s player may read it (the
+    library's words: cards named only as that player sees them)."""
     import lifeboat_rules as lr
-    return lr.describe(item, game, lang)
+    return lr.describe(item, game, lang, viewer=viewer)
 
 
 def names(game, lang: str) -> dict:

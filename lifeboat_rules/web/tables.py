@@ -93,6 +93,8 @@ class Table:
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
         self._choices: dict = {}           # (seat, lang) -> (its legal moves, their buttons)
         self._weapons: dict | None = None
+        self._rounds: list = []            # [(log index, round)] where each round begins
+        self._rounds_upto = 0
 
     def choices(self, seat: str, lang: str) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
@@ -116,7 +118,7 @@ class Table:
                 after = self._strength_after(action)
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
-                label = labels.describe(action, game, lang)
+                label = labels.describe(action, game, lang, seat)
             if label in seen:
                 continue
             seen.add(label)
@@ -161,29 +163,36 @@ class Table:
         return None
 
     def feed(self, viewer, lang: str, since: int) -> list:
-        """``viewer``'s events from log index ``since`` on, in words, each with the round it
-        belongs to (0: the deal): [{"i", "round", "text"}].
+        """``viewer``'s feed (``game.feed``: one sentence per move) from log index ``since``
+        on, each entry with the round it belongs to (0: the deal): [{"i", "round", "text"}].
 
-        Each event is worded once per viewer and language (a page that reconnects late in a
-        game gets hundreds at once); the game's end may show a viewer more of the past, so the
-        words are made again then."""
+        The feed's entries never change once told, so each viewer's and language's are kept
+        and only the new ones asked for (a page that reconnects late in a game gets hundreds
+        at once)."""
         game = self.game
-        entry = self._feeds.get((viewer, lang))
-        if entry is None or entry["over"] != game.over:
-            entry = self._feeds[(viewer, lang)] = {"over": game.over, "upto": 0, "lines": [], "round": 0}
-        upto = entry["upto"]
-        if upto < len(game.log):
+        entry = self._feeds.setdefault((viewer, lang), {"upto": 0, "lines": []})
+        if entry["upto"] < len(game.log):
             lines = entry["lines"]
-            for number, event in enumerate(game.events_for(viewer, upto), start=upto):
-                if event["type"] == "phase" and type(event.get("round")) is int:
-                    entry["round"] = event["round"]      # public: the rounds begin for all
-                text = labels.describe(event, game, lang)
-                if text:
-                    lines.append((number, entry["round"], text))
+            for told in game.feed(viewer, entry["upto"], lang):
+                lines.append((told["index"], self.round_at(told["index"]), told["text"]))
             entry["upto"] = len(game.log)
         lines = entry["lines"]
         start = bisect.bisect_left(lines, (since,))
         return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
+
+    def round_at(self, index: int) -> int:
+        """The round the log entry ``index`` belongs to (0 before the first): the rounds'
+        ``phase`` events are public."""
+        log = self.game.log
+        starts = self._rounds
+        for number in range(self._rounds_upto, len(log)):
+            event = log[number]
+            if event["type"] == "phase" and type(event.get("round")) is int and (
+                    not starts or starts[-1][1] != event["round"]):
+                starts.append((number, event["round"]))
+        self._rounds_upto = len(log)
+        found = bisect.bisect_right(starts, (index, float("inf"))) - 1
+        return starts[found][1] if found >= 0 else 0
 
     def bot(self, seat: str):
         entry = self.seats[seat]
@@ -585,7 +594,7 @@ class Hall:
             if mine and (stage or {}).get("kind") == "fight" and str(mine[0].kind) == "fight":
                 out["decision_text"] = labels.fight_decision(stage, viewer, lang)
             elif mine:
-                out["decision_text"] = labels.describe(mine[0], game, lang)
+                out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
             out["choices"] = table.choices(viewer, lang)
         if game.over:
             # love and hate are public once the game is over (R-SCORE-4..7)
