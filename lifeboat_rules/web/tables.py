@@ -96,14 +96,14 @@ class Table:
         self._rounds: list = []            # [(log index, round)] where each round begins
         self._rounds_upto = 0
 
-    def choices(self, seat: str, lang: str) -> list:
+    def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
         wording (two listings of one move that read the same are one button to a person).
         Worded again only when the moves (or, in a fight, its sides) change: most pushes
         leave a seat's moves as they were."""
         game = self.game
         legal = game.legal_actions(seat)
-        view = game.view(seat)
+        view = game.view(seat) if view is None else view      # the seat's own view
         stage = view.get("stage") if (view.get("stage") or {}).get("kind") == "fight" else None
         key = (legal, json.dumps(stage, sort_keys=True) if stage else None)
         cached = self._choices.get((seat, lang))
@@ -595,7 +595,7 @@ class Hall:
                 out["decision_text"] = labels.fight_decision(stage, viewer, lang)
             elif mine:
                 out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
-            out["choices"] = table.choices(viewer, lang)
+            out["choices"] = table.choices(viewer, lang, view)
         if game.over:
             # love and hate are public once the game is over (R-SCORE-4..7)
             loyalties = {c: (game.view(c).get("love"), game.view(c).get("hate")) for c in view["characters"]}

@@ -155,6 +155,7 @@
   function renderStatus(view) {
     const bar = $("status-bar");
     bar.replaceChildren(
+      el("span", word("ruleset_" + view.ruleset), "ruleset"),
       el("span", word("round", {n: view.round})),
       el("span", word("phase_" + view.phase)),
       el("span", word("seagulls", {n: view.seagulls})),
