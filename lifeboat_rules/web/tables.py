@@ -156,9 +156,14 @@ class Table:
         log = self.game.log
         for index in range(len(log) - 1, -1, -1):
             if log[index]["type"] == "fight_start":
-                for back in range(index - 1, max(-1, index - 6), -1):
-                    if log[back]["type"] == "rob":
-                        return log[back].get("card")
+                if log[index].get("act") != "rob":
+                    return None
+                for back in range(index - 1, -1, -1):      # within the robber's turn
+                    event = log[back]
+                    if event["type"] == "rob":
+                        return event.get("card")
+                    if event["type"] == "turn":
+                        return None
                 return None
         return None
 
