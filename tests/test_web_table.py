@@ -81,6 +81,16 @@ def test_a_fight_says_who_attacks_whom_over_what_and_both_strengths():
     assert seen["swap"] and seen["rob"]
 
 
+def test_a_cannibalism_fight_says_who_wants_to_eat_whom():
+    stage = {"kind": "fight", "attackers": ["dr_harter"], "defenders": ["the_kid", "frenchy"],
+             "stake": {"act": "object", "actor": "dr_harter", "target": "sir_stephen"},
+             "strength": {"attacker": 5, "defender": 9}}
+    names = {"dr_harter": "Dr. Harter", "the_kid": "The Kid", "frenchy": "Frenchy", "sir_stephen": "Sir Stephen"}
+    text = labels.fight_words(stage, {"seats": [], "characters": {}}, None, names, "en")
+    assert text.split("\n")[:2] == ["Dr. Harter wants to eat Sir Stephen, and The Kid, Frenchy object: a fight.",
+                                    "Attacking: Dr. Harter, strength 5. Defending: The Kid, Frenchy, strength 9."]
+
+
 def test_fight_buttons_match_where_the_player_stands():
     checked = {"done": 0, "stay_out": 0, "join": 0, "weapon": 0}
     words = labels.UI["en"]

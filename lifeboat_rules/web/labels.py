@@ -148,6 +148,7 @@ UI = {
         "fight_rob_hand": "{actor} wants to rob {target} of a card from their hand, and {target} resists: a fight.",
         "fight_rob_card": "{actor} wants to rob {target} of the {card} in front of them, and {target} resists: a fight.",
         "fight_rob_front": "{actor} wants to rob {target} of a card in front of them, and {target} resists: a fight.",
+        "fight_eat": "{actor} wants to eat {target}, and {defenders} object: a fight.",
         "fight_other": "{actor} against {target}: a fight.",
         "fight_sides": "Attacking: {attackers}, strength {a}. Defending: {defenders}, strength {d}.",
         "fight_stakes": "If the attackers win, it happens; a tie goes to the defenders. Every loser takes 1 damage.",
@@ -300,6 +301,7 @@ UI = {
         "fight_rob_hand": "{actor} 想抢 {target} 的一张手牌，{target} 反抗：打斗。",
         "fight_rob_card": "{actor} 想抢 {target} 面前的{card}，{target} 反抗：打斗。",
         "fight_rob_front": "{actor} 想抢 {target} 面前的一张牌，{target} 反抗：打斗。",
+        "fight_eat": "{actor} 想吃掉 {target}，{defenders} 反对：打斗。",
         "fight_other": "{actor} 对 {target}：打斗。",
         "fight_sides": "进攻方：{attackers}，力量 {a}。防守方：{defenders}，力量 {d}。",
         "fight_stakes": "进攻方获胜则行动生效；平局防守方胜。输的一方每人受 1 点伤害。",
@@ -417,6 +419,9 @@ def fight_words(stage: dict, view: dict, seat: str | None, names_: dict, lang: s
         kind = _front_kind(view, stake.get("target"), robbed)
         about = (words["fight_rob_card"].format(actor=actor, target=target, card=names_.get(kind, kind))
                  if kind else words["fight_rob_front"].format(actor=actor, target=target))
+    elif act == "object":                                                   # R-CANN-2
+        about = words["fight_eat"].format(actor=actor, target=target,
+                                          defenders=_list(stage.get("defenders"), names_, lang))
     else:
         about = words["fight_other"].format(actor=actor, target=target)
     strength = stage.get("strength") or {}

@@ -57,7 +57,7 @@
   }
 
   function renderTimers() {
-    const select = $("timer");
+    const select = $("timer-choice");
     const chosen = select.value || "0";
     select.replaceChildren();
     for (const n of setup.timers)
@@ -100,7 +100,7 @@
       players: Number($("players").value),
       lang: $("lang").value,
       seats: Array.from($("seats").querySelectorAll("select")).map((s) => s.value),
-      timer: Number($("timer").value),
+      timer: Number($("timer-choice").value),
     };
     let response;
     try {
