@@ -313,6 +313,8 @@ class Server:
     def _schedule(self, game_id: str) -> None:
         """Look again at the game's next timed thing (a turn timer, a "pass for me"): wake its
         watcher, or start one."""
+        if not self.hall.timed(game_id):
+            return
         wake = self._wake.get(game_id)
         if wake is not None:
             wake[1][0] = True

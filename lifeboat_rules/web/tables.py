@@ -458,6 +458,13 @@ class Hall:
     def _person(table: Table, seat: str) -> bool:
         return table.seats[seat]["controller"] in ("link", "host")
 
+    def timed(self, game_id: str) -> bool:
+        """Whether the game has a turn timer or a seat that asked "pass for me": the only games
+        with anything timed. Cheap, and safe from the event loop's thread (it reads two
+        fields of a table in memory; a game not in memory has nothing running)."""
+        table = self._tables.get(game_id)
+        return table is not None and bool(table.timer or table.autopass)
+
     def due(self, game_id: str):
         """The clock time of the game's next timed thing (a turn timer running out, a "pass
         for me"), or None."""
