@@ -117,6 +117,9 @@ UI = {
         "err_hello_first": "Send the link first.",
         "err_internal": "The server failed to handle that; nothing changed.",
         "err_too_fast": "Too many messages; wait a moment.",
+        "err_not_saved": "Your move could not be saved, so it did not happen; here is the table as it is.",
+        "err_too_slow": "This page fell behind the table and was disconnected; it reconnects by itself.",
+        "err_bad_origin": "Requests from other sites are not accepted.",
         "nobody": "nobody",
         "lang_other": "中文",
         # --- the table at a glance (issue 16): the create page, fights, the end, chat, timer
@@ -270,6 +273,9 @@ UI = {
         "err_hello_first": "请先发送链接。",
         "err_internal": "服务器处理失败；什么都没有改变。",
         "err_too_fast": "消息太频繁；请稍等。",
+        "err_not_saved": "你的操作未能保存，因此没有生效；这是牌桌现在的样子。",
+        "err_too_slow": "此页面跟不上牌桌，已断开连接；它会自动重新连接。",
+        "err_bad_origin": "不接受来自其他网站的请求。",
         "nobody": "无人",
         "lang_other": "English",
         # --- 一目了然的牌桌（issue 16）

@@ -14,6 +14,8 @@ import json
 import math
 import random
 import secrets
+import sqlite3
+import threading
 import time
 import unicodedata
 
@@ -25,7 +27,7 @@ from .. import bots
 from . import labels
 from lifeboat_rules.stages import Window
 
-from .store import TIMED_OUT, Store
+from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
 # them apart from the decision. A layout choice only: legality is the game's.
@@ -73,7 +75,8 @@ class Pass:
 
 
 class Table:
-    """One game in memory, with its seats' controllers and bots."""
+    """One game in memory, with its seats' controllers and bots. Only one thread at a time
+    works on a table (the server keeps one lock per game)."""
 
     def __init__(self, game_id: str, game, lang: str, seats: dict, chat: list | None = None,
                  options: dict | None = None):
@@ -89,18 +92,24 @@ class Table:
         self.pending_since: dict = {}      # seat -> when (clock) it last became pending
         self.autopass_at: dict = {}        # seat -> when (clock) "pass for me" passes for it
         self.bots: dict = {}
+        self.links: list | None = None     # the host's list of live links, until one changes
         self._names: dict = {}
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
         self._choices: dict = {}           # (seat, lang) -> (its legal moves, their buttons)
         self._weapons: dict | None = None
         self._rounds: list = []            # [(log index, round)] where each round begins
         self._rounds_upto = 0
+        self._labels: dict = {}            # (seat, lang) -> {action: its button's words}
+        self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
+        self.unsnapped = 0                 # actions saved since the file's snapshot
 
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
         wording (two listings of one move that read the same are one button to a person).
-        Worded again only when the moves (or, in a fight, its sides) change: most pushes
-        leave a seat's moves as they were."""
+        Worded again only when the moves (or, in a fight, its sides) change, and then only
+        the moves not worded before: outside a fight an action's words depend on the action
+        and on the cards its actor sees (whose kinds never change), except a pass, which says
+        what is passed (the decision)."""
         game = self.game
         legal = game.legal_actions(seat)
         view = game.view(seat) if view is None else view      # the seat's own view
@@ -110,15 +119,23 @@ class Table:
         if cached is not None and cached[0] == key:
             return cached[1]
         deciding = next((d.kind for d in game.pending if d.by == seat), None)
+        known = self._labels.setdefault((seat, lang), {})
+        if len(known) > 4096:
+            known.clear()
         names = self.names(lang)
         buttons, seen = [], set()
         for action in legal:
             label, after = None, None
-            if stage is not None:
+            if stage is not None:       # a fight's buttons depend on its sides: worded anew
                 after = self._strength_after(action)
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
-                label = labels.describe(action, game, lang, seat)
+                words_key = json.dumps(action, sort_keys=True, separators=(",", ":"))
+                if action["type"] == "pass":
+                    words_key += f"|{deciding}"
+                label = known.get(words_key)
+                if label is None:
+                    label = known[words_key] = labels.describe(action, game, lang, seat)
             if label in seen:
                 continue
             seen.add(label)
@@ -207,6 +224,12 @@ class Table:
             bot = self.bots[seat] = (entry["bot"], bots.make_bot(entry["bot"], seed))
         return bot[1]
 
+    def bot_pending(self) -> str | None:
+        """The first seat played by a bot that must decide now, or None."""
+        if self.game.over:
+            return None
+        return next((d.by for d in self.game.pending if self.seats[d.by]["controller"] == "bot"), None)
+
     def names(self, lang: str) -> dict:
         if lang not in self._names:
             self._names[lang] = labels.names(self.game, lang)
@@ -215,22 +238,35 @@ class Table:
     def offer(self, seat: str) -> str:
         """A fingerprint of what ``seat`` may do now and of how many moves it has made: a move
         sent against another fingerprint (an old page, a replayed message) is refused."""
+        moves = self.seats[seat]["moves"]
+        cached = self._offers.get(seat)
+        if cached is not None and cached[0] == len(self.game.log) and cached[1] == moves:
+            return cached[2]
         legal = self.game.legal_actions(seat)
-        text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{self.seats[seat]['moves']}"
-        return hashlib.sha256(text.encode()).hexdigest()[:20]
+        text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{moves}"
+        fingerprint = hashlib.sha256(text.encode()).hexdigest()[:20]
+        self._offers[seat] = (len(self.game.log), moves, fingerprint)
+        return fingerprint
 
 
 class Hall:
-    """Every table of one server, kept in SQLite, the most recently used ones in memory."""
+    """Every table of one server, kept in SQLite, the most recently used ones in memory.
+
+    Thread safe for calls on different games; calls on one game must come one at a time
+    (the server holds a lock per game around them)."""
 
     def __init__(self, store: Store, max_games: int = 100, cache_size: int = 64,
-                 bot_steps: int = 20_000, clock=time.monotonic, rng=None,
+                 bot_steps: int = 20_000, max_bot_games: int = 2, clock=time.monotonic, rng=None,
                  autopass_delay: tuple = AUTOPASS_DELAY):
         self.store = store
         self.max_games = max_games
+        self.max_bot_games = max_bot_games
         self.cache_size = cache_size
         self.bot_steps = bot_steps
+        self._lock = threading.RLock()     # the tables in memory and the known tokens
         self._tables: collections.OrderedDict = collections.OrderedDict()
+        self._tokens: dict = {}            # token -> what store.token said (a cache)
+        self.in_use: collections.Counter = collections.Counter()   # game id -> open pages
         self.rulesets = self._builtin_rulesets()
         self.clock = clock                         # turn timers and "pass for me" run on it
         self.rng = rng if rng is not None else random.SystemRandom()
@@ -252,7 +288,9 @@ class Hall:
 
     def create(self, ruleset, players, lang, controllers, seed=None, timer=None) -> dict:
         """A new game; returns {"game", "host"} (the host's token). ``timer``: the seconds a
-        person may take over a decision before a bot plays the seat (None or 0: no timer)."""
+        person may take over a decision before a bot plays the seat (None or 0: no timer).
+        Its bots have not moved yet: the server has them play (``bot_step``) apart from
+        other games."""
         if type(ruleset) is not str or ruleset not in self.rulesets:
             raise Refusal("bad_request", f"ruleset must be one of {', '.join(self.rulesets)}")
         low, high = self.rulesets[ruleset]
@@ -271,6 +309,10 @@ class Hall:
             raise Refusal("bad_request", f"timer must be a number of seconds from 0 to {MAX_TIMER}")
         if self.store.count_open_games() >= self.max_games:
             raise Refusal("limit", f"{self.max_games} games are already being played on this server")
+        if (all(c.startswith("bot:") for c in controllers)
+                and self.store.count_open_games(bots_only=True) >= self.max_bot_games):
+            raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
+                          "played on this server")
 
         game = lr.new_game(ruleset, players=players, seed=seed)
         game_id = secrets.token_hex(8)
@@ -287,8 +329,8 @@ class Hall:
             self.store.set_option(game_id, "", "timer", timer)
         table = Table(game_id, game, lang, {s: {"controller": c, "bot": b, "moves": 0} for s, c, b in seats},
                       options={("", "timer"): timer})
-        self._remember(table)
-        self._play_bots(table)
+        with self._lock:
+            self._remember(table)
         self._track(table)
         return {"game": game_id, "host": host}
 
@@ -300,12 +342,19 @@ class Hall:
         return (kind in ("link", "host") and not bot) or (kind == "bot" and bot in bots.bot_names())
 
     def enter(self, token) -> Pass:
-        """The pass a token opens; a ``Refusal`` for a forged or replaced token."""
+        """The pass a token opens now; a ``Refusal`` for a forged or replaced token."""
         if type(token) is not str or not 0 < len(token) <= 128:
             raise Refusal("bad_token")
-        found = self.store.token(token)
+        with self._lock:
+            found = self._tokens.get(token)
         if found is None:
-            raise Refusal("bad_token")
+            found = self.store.token(token)
+            if found is None:
+                raise Refusal("bad_token")
+            with self._lock:
+                if len(self._tokens) > 50_000:
+                    self._tokens.clear()
+                self._tokens[token] = found
         if found["revoked"]:
             raise Refusal("revoked")
         role = found["role"]
@@ -318,40 +367,62 @@ class Hall:
             seats = ()
         return Pass(token, found["game_id"], role, seats)
 
+    def _tokens_changed(self, game_id: str) -> None:
+        with self._lock:
+            for token in [t for t, found in self._tokens.items() if found["game_id"] == game_id]:
+                del self._tokens[token]
+
     # ------------------------------------------------------------------ tables in memory
 
     def table(self, game_id: str) -> Table:
-        table = self._tables.get(game_id)
-        if table is not None:
-            self._tables.move_to_end(game_id)
+        with self._lock:
+            table = self._tables.get(game_id)
+            if table is not None:
+                self._tables.move_to_end(game_id)
+                return table
+            row = self.store.game(game_id)
+            if row is None:
+                raise Refusal("bad_token")
+            game = lr.Game.from_dict(row["state"])
+            for at, action in row["moves"]:       # the actions saved since the snapshot
+                if at >= len(game.log):
+                    game.apply(action)
+            table = Table(game_id, game, row["lang"], row["seats"], self.store.chat(game_id),
+                          self.store.options(game_id))
+            table.unsnapped = len(row["moves"])
+            self._remember(table)
+            self._track(table)
             return table
-        row = self.store.game(game_id)
-        if row is None:
-            raise Refusal("bad_token")
-        game = lr.Game.from_dict(row["state"])
-        table = Table(game_id, game, row["lang"], row["seats"], self.store.chat(game_id),
-                      self.store.options(game_id))
-        self._remember(table)
-        self._play_bots(table)     # a server stopped between two bot moves goes on here
-        self._track(table)
-        return table
 
     def _remember(self, table: Table) -> None:
         self._tables[table.game_id] = table
         self._tables.move_to_end(table.game_id)
-        while len(self._tables) > self.cache_size:
-            self._tables.popitem(last=False)
+        for game_id in list(self._tables):       # the least recently used first
+            if len(self._tables) <= self.cache_size:
+                break
+            if not self.in_use[game_id] and game_id != table.game_id:
+                del self._tables[game_id]
 
     def _forget(self, game_id: str) -> None:
-        self._tables.pop(game_id, None)
+        with self._lock:
+            self._tables.pop(game_id, None)
+
+    def sweep(self, unplayed_for: float, bots_done_for: float, keep_bots_done: int) -> list:
+        """Drops games nobody played ``unplayed_for`` seconds after their creation and
+        finished bots-only games (see ``Store.sweep``); returns their ids."""
+        now = time.time()
+        gone = self.store.sweep(now - unplayed_for, now - bots_done_for, keep_bots_done)
+        for game_id in gone:
+            self._forget(game_id)
+            self._tokens_changed(game_id)
+        return gone
 
     # ------------------------------------------------------------------ moves
 
-    def move(self, pass_: Pass, seat, action, offer) -> list:
-        """Apply ``action`` for ``seat``; then the bots play until a person must decide.
-        Returns the events of the move (unredacted: for the server only)."""
-        if pass_.role == "host":
-            pass_ = self.enter(pass_.token)          # the seats it holds may have changed
+    def move(self, pass_: Pass, seat, action, offer) -> None:
+        """Apply ``action`` for ``seat``, saved before this returns. The link is checked
+        again first: a move that reaches the table after its link was replaced is refused."""
+        pass_ = self.enter(pass_.token)       # revoked since? the seats it holds now?
         if type(seat) is not str or seat not in pass_.seats:
             raise Refusal("not_your_seat", "this link does not play that seat")
         if type(action) is not dict or action.get("by") != seat:
@@ -362,58 +433,83 @@ class Hall:
             raise Refusal("over")
         if type(offer) is not str or offer != table.offer(seat):
             raise Refusal("stale")
-        return self._apply(table, seat, action)
+        return self._apply(table, seat, action, people=1)
 
-    def _apply(self, table: Table, seat: str, action: dict) -> list:
-        """``action`` for ``seat``, the bots' answers, saved; a ``Refusal`` if illegal."""
+    def _apply(self, table: Table, seat: str, action: dict, people: int) -> None:
+        """``action`` for ``seat``, saved before this returns; a ``Refusal`` if illegal."""
         game = table.game
+        at = len(game.log)
         try:
-            events = game.apply(action)
+            game.apply(action)
         except lr.IllegalAction as exc:
             raise Refusal("illegal", str(exc)) from None
-        try:
-            table.seats[seat]["moves"] += 1
-            movers = {seat: 1}
-            self._play_bots(table, movers, save=False)
-            self._save(table, movers)
-        except BaseException:
-            self._forget(table.game_id)   # memory must not run ahead of the file
-            raise
+        table.seats[seat]["moves"] += 1
+        self._save(table, [(at, action)], {seat: 1}, people=people)
         self._track(table)
-        return events
 
-    def _play_bots(self, table: Table, movers: dict | None = None, save: bool = True) -> None:
-        """Bots decide for their seats until no bot is pending (or the game is over)."""
+    def bot_step(self, game_id: str, budget: float = 0.05) -> tuple:
+        """Bots decide for their seats, for about ``budget`` seconds of their thinking at most
+        (at least one decision), until a person must decide or the game ends; saved before
+        this returns. (How many moves they made, whether a bot must still decide.)"""
+        table = self.table(game_id)
         game = table.game
-        movers = {} if movers is None else movers
+        moves, movers = [], {}
+        began = time.perf_counter()
         try:
-            for _ in range(self.bot_steps):
-                if game.over:
+            while len(moves) < self.bot_steps:
+                seat = table.bot_pending()
+                if seat is None or (moves and time.perf_counter() - began > budget):
                     break
-                waiting = [d.by for d in game.pending if table.seats[d.by]["controller"] == "bot"]
-                if not waiting:
-                    break
-                seat = waiting[0]
-                game.apply(table.bot(seat).choose(game, seat))
+                action = table.bot(seat).choose(game, seat)
+                moves.append((len(game.log), action))
+                game.apply(action)
                 table.seats[seat]["moves"] += 1
                 movers[seat] = movers.get(seat, 0) + 1
-            if save and movers:
-                self._save(table, movers)
+        except BaseException:
+            self._forget(game_id)       # memory must not run ahead of the file
+            raise
+        if moves:
+            self._save(table, moves, movers, people=0)
+            self._track(table)
+        return len(moves), table.bot_pending() is not None
+
+    def bot_pending(self, game_id: str) -> bool:
+        return self.table(game_id).bot_pending() is not None
+
+    def _save(self, table: Table, moves: list, movers: dict, people: int) -> None:
+        """The actions just applied, into the file; if that fails, the game in memory is
+        dropped (it is read back from the file: memory never runs ahead of it) and the
+        move refused as ``not_saved``."""
+        game = table.game
+        snap = game.over or table.unsnapped + len(moves) >= SNAPSHOT_EVERY
+        try:
+            self.store.save_moves(table.game_id, moves, len(game.log), game.over, movers, people,
+                                  game.to_dict if snap else None)
+        except (Conflict, OSError, sqlite3.Error) as exc:
+            self._forget(table.game_id)
+            raise Refusal("not_saved", "the move could not be saved; here is the table as it is") from exc
         except BaseException:
             self._forget(table.game_id)
             raise
-
-    def _save(self, table: Table, movers: dict) -> None:
-        self.store.save_move(table.game_id, table.game.to_dict(), table.game.over, movers)
+        table.unsnapped = 0 if snap else table.unsnapped + len(moves)
 
     # ------------------------------------------------------------------ the host's controls
 
-    def manage(self, pass_: Pass, op, seat, bot=None) -> None:
+    def manage(self, pass_: Pass, op, seat, bot=None) -> str | None:
         """The host hands a seat to a bot (``op="bot"``), to a new link (``"link"``: any
-        earlier link of the seat stops working) or to this browser (``"here"``)."""
+        earlier link of the seat stops working) or to this browser (``"here"``), or replaces
+        the spectator link (``"spectator_link"``) or its own (``"host_link"``: returns the
+        new host token; this page goes on with it, every other page of the old one is cut
+        off). A seat handed to a bot is played by the server's bots afterwards."""
+        pass_ = self.enter(pass_.token)
         if pass_.role != "host":
             raise Refusal("not_host")
         table = self.table(pass_.game_id)
+        if op in ("spectator_link", "host_link"):
+            token = secrets.token_urlsafe(32)
+            self.store.replace_token(table.game_id, op.split("_")[0], token)
+            self._links_changed(table)
+            return token if op == "host_link" else None
         if type(seat) is not str or seat not in table.seats:
             raise Refusal("bad_request", "no such seat")
         if op == "bot":
@@ -422,7 +518,6 @@ class Hall:
                 raise Refusal("bad_request", f"bots: {', '.join(bots.bot_names())}")
             self.store.set_seat(table.game_id, seat, "bot", bot, None)
             table.seats[seat].update(controller="bot", bot=bot)
-            self._play_bots(table)
         elif op == "link":
             self.store.set_seat(table.game_id, seat, "link", None, secrets.token_urlsafe(32))
             table.seats[seat].update(controller="link", bot=None)
@@ -430,9 +525,15 @@ class Hall:
             self.store.set_seat(table.game_id, seat, "host", None, None)
             table.seats[seat].update(controller="host", bot=None)
         else:
-            raise Refusal("bad_request", "op must be bot, link or here")
+            raise Refusal("bad_request", "op must be bot, link, here, spectator_link or host_link")
         table.timed_out.pop(seat, None)
         self._track(table)
+        self._links_changed(table)
+        return None
+
+    def _links_changed(self, table: Table) -> None:
+        table.links = None
+        self._tokens_changed(table.game_id)
 
     # ------------------------------------------------------------------ timers: the turn timer, "pass for me"
 
@@ -490,7 +591,7 @@ class Hall:
                 continue
             del table.autopass_at[seat]
             if self._person(table, seat) and nothing_to_play(table.game, seat):
-                self._apply(table, seat, {"by": seat, "type": "pass"})
+                self._apply(table, seat, {"by": seat, "type": "pass"}, people=1)
                 changed = True
         if table.timer and not table.game.over:
             late = [seat for seat, (_, since) in table.pending_since.items()
@@ -502,8 +603,7 @@ class Hall:
                 table.timed_out[seat] = TIMED_OUT[was]
                 changed = True
             if late:
-                self._play_bots(table)
-                self._track(table)
+                self._track(table)       # the server has the bots play them now
         return changed
 
     def set_autopass(self, pass_: Pass, seat, on) -> None:
@@ -629,7 +729,9 @@ class Hall:
     def _host_table(self, table: Table) -> dict:
         links = {"spectator": None, "host": None}
         seat_links = {}
-        for token, role, seat in self.store.live_tokens(table.game_id):
+        if table.links is None:
+            table.links = self.store.live_tokens(table.game_id)
+        for token, role, seat in table.links:
             if role == "seat":
                 seat_links[seat] = token
             else:
