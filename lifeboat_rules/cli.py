@@ -46,7 +46,7 @@ def _kind_of(document) -> str:
         # a content file may have a `setup` section too; a scenario's setup names the seats
         if keys & {"steps", "scenarios", "expect"} or (isinstance(setup, dict) and "seats" in setup):
             return "scenario"
-        if keys and keys <= {"characters", "provisions", "navigation", "setup"}:
+        if keys and keys <= {"characters", "provisions", "navigation", "setup", "words"}:
             return "content"
         if "setup" in keys and not keys & RULESET_KEYS:
             return "scenario"

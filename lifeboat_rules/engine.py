@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import determinize as determinizing, effects, saving, views
+from . import determinize as determinizing, effects, saving, views, words
 from .effects import copy_events, copy_log, finisher_of
 from .actions import ActionType, Domain, Malformed, action_dict, parse
 from .effects import Secret
@@ -521,6 +521,13 @@ class Game:
         """The log from index ``since`` on, as ``character``'s player may see it (None: a
         spectator): one entry per log entry, fields it may not see left out."""
         return views.events_for(self, character, since)
+
+    def feed(self, character: str | None, since: int = 0, lang: str = "en") -> list:
+        """What ``character``'s player (None: a spectator) is told of the game from log index
+        ``since`` on, in ``lang``: ``[{"index": int, "text": str}]``, one sentence per move,
+        built on ``events_for(character)`` alone (docs/api.md, The feed). Entries never
+        change once told: ``since=entries[-1]["index"] + 1`` polls for new ones."""
+        return words.feed(self, character, since, lang)
 
     def to_dict(self) -> dict:
         """The whole game as JSON-safe data; ``Game.from_dict`` continues it identically."""

@@ -129,6 +129,8 @@ def _flatten(source, base_dir: str, seen: tuple) -> tuple[dict, str]:
         "plugins": joined("plugins"),
         "overrides": _compose(copy.deepcopy(parent["overrides"]), spec.get("overrides", {})),
     }
+    if spec.get("words"):   # the ruleset's own words join the content as its overrides do
+        _compose(flat["overrides"], {"words": spec["words"]})
     return flat, where
 
 

@@ -17,7 +17,7 @@ import pytest
 import lifeboat_rules as lr
 from lifeboat_rules import plugins as plugins_module
 from lifeboat_rules import rulesets as rulesets_module
-from lifeboat_rules.bots import play_random_game
+from lifeboat_rules.bots import RandomPlayer, play_random_game
 from lifeboat_rules.scenario import check_paths
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "examples")
@@ -137,7 +137,7 @@ PLAY = textwrap.dedent("""
     import json, sys
     import lifeboat_drink_water
     from lifeboat_rules import load_ruleset
-    from lifeboat_rules.bots import play_random_game
+    from lifeboat_rules.bots import RandomPlayer, play_random_game
     from lifeboat_rules.plugins import entry_point_plugins
 
     ruleset = load_ruleset(sys.argv[1])
@@ -214,3 +214,71 @@ def test_without_the_package_the_entry_point_name_is_unknown_here(monkeypatch):
     assert "drink_water" not in plugins_module.entry_point_plugins()
     with pytest.raises(lr.ContentError, match="unknown plugin 'drink_water'"):
         lr.load_ruleset(example("drink-water-installed.yaml"))
+
+
+# --------------------------------------------------------------------------- part 4: words
+
+STORM = os.path.join(EXAMPLES, "storm")
+
+
+def _blocks(kind: str) -> list:
+    with open(os.path.join(EXAMPLES, "..", "house-rules.md"), encoding="utf-8") as handle:
+        guide = handle.read()
+    part = guide.split("## 4. Words for your house rule", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in part.split(f"```{kind}\n")[1:]]
+
+
+@pytest.fixture
+def storm(monkeypatch):
+    monkeypatch.syspath_prepend(STORM)
+    yield lr.load_ruleset(example("storm.yaml"))
+    sys.modules.pop("lifeboat_storm", None)
+
+
+def test_the_guide_shows_the_storm_as_it_is():
+    with open(os.path.join(STORM, "lifeboat_storm.py"), encoding="utf-8") as handle:
+        code = handle.read().split('"""', 2)[2].lstrip("\n")
+    with open(example("storm.yaml"), encoding="utf-8") as handle:
+        ruleset = handle.read()
+    assert _blocks("python") == [code]
+    assert _blocks("yaml") == [ruleset]
+
+
+def _storm_game(ruleset, seed=5):
+    game = lr.new_game(ruleset, players=6, seed=seed)
+    bot = RandomPlayer(seed)
+    while not game.over:
+        game.apply(bot.act(game))
+    return game
+
+
+def test_the_storm_reads_right_in_english_and_chinese(storm):
+    """The feed the guide shows, word for word, in both languages: the card's own text, the
+    plugin's event in the ruleset's words, then who falls."""
+    game = _storm_game(storm)
+    assert any(e["type"] == "storm" for e in game.log)
+    english, chinese = _blocks("text")
+    for lang, shown in (("en", english), ("zh", chinese)):
+        lines = [e["text"] for e in game.feed(None, lang=lang)]
+        wanted = shown.strip().splitlines()
+        start = lines.index(wanted[0])
+        assert lines[start:start + len(wanted)] == wanted, lang
+        # the players' feeds tell it the same way
+        for viewer in game.state.characters:
+            assert wanted[1] in [e["text"] for e in game.feed(viewer, lang=lang)]
+
+
+def test_without_its_words_the_storm_reads_as_the_guide_says(storm, monkeypatch):
+    bare = lr.load_ruleset({**storm.spec, "overrides": {"navigation": {"storm": {"name": "Storm"}}}})
+    lines = [e["text"] for e in _storm_game(bare).feed(None)]
+    assert "Storm is resolved: nothing happens." in lines
+    assert "Event: storm." in lines
+
+
+def test_words_and_text_are_checked_like_the_rest_of_the_content():
+    with pytest.raises(lr.ContentError, match="words"):
+        lr.load_ruleset({"words": {"en": {"events": {"storm": 3}}}})
+    with pytest.raises(lr.ContentError, match="words"):
+        lr.load_ruleset({"words": {"en": {"sentences": {}}}})
+    with pytest.raises(lr.ContentError, match="text"):
+        lr.load_ruleset({"overrides": {"navigation": {"nav-19": {"text": {"en": 1}}}}})

@@ -20,10 +20,10 @@ LAYERS = [
     {"plugins"},
     {"rulesets"},
     {"rules"},
-    {"saving", "views", "determinize"},
+    {"saving", "views", "determinize", "words"},
     {"engine"},
     {"__init__"},
-    {"scenario", "words", "bots", "heuristic", "search", "encoding"},
+    {"scenario", "bots", "heuristic", "search", "encoding"},
     {"pettingzoo", "openspiel"},          # the rl extra (docs/agents.md)
 ]
 CORE = set().union(*LAYERS) - {"__init__"}

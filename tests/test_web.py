@@ -487,16 +487,16 @@ def test_the_state_is_the_seats_view_choices_and_feed_in_words(client, db):
         game = saved_game(db, created["game"])
         assert state["lang"] == "zh" and state["ui"]["title"] == labels.UI["zh"]["title"]
         assert state["view"] == json.loads(json.dumps(game.view(seat)))
-        expected_feed = [(i, lr.describe(e, game, "zh")) for i, e in enumerate(game.events_for(seat))]
-        assert [(e["i"], e["text"]) for e in state["feed"]] == [(i, t) for i, t in expected_feed if t]
+        expected_feed = [(e["index"], e["text"]) for e in game.feed(seat, 0, "zh")]
+        assert [(e["i"], e["text"]) for e in state["feed"]] == expected_feed
         legal = game.legal_actions(seat)
         assert all(c["action"] in legal for c in state["choices"])
         worded = [c["label"] for c in state["choices"]]
         assert worded == sorted(set(worded), key=worded.index)        # one button per wording
-        assert set(worded) == {lr.describe(a, game, "zh") for a in legal}
+        assert set(worded) == {lr.describe(a, game, "zh", viewer=seat) for a in legal}
         if seat in state["waiting"]:
             decision = next(d for d in game.pending if d.by == seat)
-            assert state["decision_text"] == lr.describe(decision, game, "zh")
+            assert state["decision_text"] == lr.describe(decision, game, "zh", viewer=seat)
     # the names are the content's Chinese ones (as in the Chinese edition)
     assert {state["names"][c] for c in ("lady_lauren", "the_captain", "the_kid")} == {"罗伦小姐", "船长", "小孩"}
     assert state["names"]["water"] != "water"
@@ -648,8 +648,8 @@ def test_a_whole_game_through_the_socket_ends_with_scores(fast_client, db):
         for seat, token in links.items():
             with client.websocket_connect("/ws") as ws:
                 back = hello(ws, token)
-            expected = [(i, lr.describe(e, game, "en")) for i, e in enumerate(game.events_for(seat))]
-            assert [(e["i"], e["text"]) for e in back["feed"]] == [(i, t) for i, t in expected if t]
+            expected = [(e["index"], e["text"]) for e in game.feed(seat, 0, "en")]
+            assert [(e["i"], e["text"]) for e in back["feed"]] == expected
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)

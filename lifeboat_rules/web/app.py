@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import bots
 from . import labels
 from .store import Store
-from .tables import Hall, Refusal
+from .tables import TIMERS, Hall, Refusal
 
 log = logging.getLogger("lifeboat_rules.web")
 
@@ -120,8 +120,8 @@ class Connection:
     what waits to be sent to it: at most ``Limits.queue`` messages and one state (a newer
     state is made only once that one has left, so a page that reads slowly gets fewer)."""
 
-    __slots__ = ("socket", "pass_", "seat", "lang", "since", "bucket", "outbox", "text", "wants",
-                 "full", "making", "ref", "wake", "sender", "closed")
+    __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
+                 "wants", "full", "making", "ref", "wake", "sender", "closed")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
@@ -129,6 +129,7 @@ class Connection:
         self.seat = pass_.seats[0] if pass_.seats else None
         self.lang = lang
         self.since = 0
+        self.chat_since = 0               # the table talk it has (messages 1..chat_since)
         self.bucket = Bucket(rate, burst)
         self.outbox: collections.deque = collections.deque()
         self.text: str | None = None      # a state made for this page, not sent yet
@@ -145,9 +146,10 @@ class Connection:
 
 
 class Room:
-    """The open pages of one game, its lock (one change or state at a time), its bots."""
+    """The open pages of one game, its lock (one change or state at a time), its bots, and
+    the task that runs its timers (a turn timer, "pass for me")."""
 
-    __slots__ = ("game_id", "lock", "pages", "bots", "rebot")
+    __slots__ = ("game_id", "lock", "pages", "bots", "rebot", "timers", "retime")
 
     def __init__(self, game_id: str):
         self.game_id = game_id
@@ -155,19 +157,22 @@ class Room:
         self.pages: set = set()
         self.bots: asyncio.Task | None = None
         self.rebot = False
+        self.timers: asyncio.Task | None = None
+        self.retime = asyncio.Event()      # the game changed: look again at what is due
 
 
 class Server:
     """The application, the open pages of each game and the threads the games run on."""
 
     def __init__(self, db: str, max_games: int = 100, rate: float | None = None,
-                 burst: int | None = None, limits: Limits | None = None, origins=()):
+                 burst: int | None = None, limits: Limits | None = None, origins=(), **hall_options):
         limits = limits or Limits()
         if rate is not None or burst is not None:
             limits = dataclasses.replace(limits, rate=limits.rate if rate is None else rate,
                                          burst=limits.burst if burst is None else burst)
         self.limits = limits
-        self.hall = Hall(Store(db), max_games=max_games, max_bot_games=limits.bots_only_games)
+        self.hall = Hall(Store(db), max_games=max_games, max_bot_games=limits.bots_only_games,
+                         **hall_options)
         # Each game's calls come one at a time (its room's lock); different games' calls run
         # side by side on these threads, and bots think on their own ones, so that a bot
         # that thinks long holds up its own game only.
@@ -206,7 +211,8 @@ class Server:
     async def close(self) -> None:
         """Stops the bots and the sweeper, waits for the threads, closes the file."""
         self.stopping = True
-        tasks = [t for t in [self._sweeper] + [r.bots for r in self.rooms.values()] if t is not None]
+        tasks = [t for t in [self._sweeper] + [r.bots for r in self.rooms.values()]
+                 + [r.timers for r in self.rooms.values()] if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -228,7 +234,8 @@ class Server:
         return room
 
     def _drop_room_if_idle(self, room: Room) -> None:
-        if not room.pages and (room.bots is None or room.bots.done()) and not room.lock.locked():
+        if (not room.pages and (room.bots is None or room.bots.done())
+                and (room.timers is None or room.timers.done()) and not room.lock.locked()):
             self.rooms.pop(room.game_id, None)
 
     # ------------------------------------------------------------------ who may ask
@@ -265,7 +272,7 @@ class Server:
     async def setup(self, request):
         """What the creation page offers: rulesets with their player counts, bots, labels."""
         return JSONResponse({"rulesets": self.hall.rulesets, "bots": bots.bot_names(),
-                             "langs": list(labels.LANGS), "ui": labels.UI})
+                             "langs": list(labels.LANGS), "ui": labels.UI, "timers": list(TIMERS)})
 
     async def create_game(self, request):
         limits = self.limits
@@ -288,10 +295,12 @@ class Server:
                                     f"address, then one every {limits.create_every:g} seconds"), 429)
         try:
             created = await self._run(self.pool, self.hall.create, data.get("ruleset"), data.get("players"),
-                                      data.get("lang", "en"), data.get("seats"), data.get("seed"))
+                                      data.get("lang", "en"), data.get("seats"), data.get("seed"),
+                                      data.get("timer"))
         except Refusal as refusal:
             return _refused(refusal, 429 if refusal.code == "limit" else 400)
         self._wake_bots(self._room(created["game"]))
+        self._schedule(self._room(created["game"]))
         created["url"] = f"/table#{created['host']}"
         return JSONResponse(created, status_code=201)
 
@@ -361,6 +370,7 @@ class Server:
             conn.sender = asyncio.create_task(self._sender(room, conn))
             conn.wake.set()
             self._wake_bots(room)
+            self._schedule(room)              # a game read back after a restart runs its timers
             while not conn.closed:
                 message = await self._receive(socket)
                 if message is None:
@@ -437,6 +447,18 @@ class Server:
                 await self._change(room, conn, ref, self._manage, conn, message.get("op"),
                                    message.get("seat"), message.get("bot"))
                 self._wake_bots(room)
+            elif kind == "say":
+                await self._change(room, conn, ref, self.hall.say, conn.pass_, conn.seat, message.get("text"))
+            elif kind == "autopass":
+                # the seat's own secret: only its page is told (another page getting a state
+                # now would learn that someone changed something)
+                async with room.lock:
+                    await self._run(self.pool, self.hall.set_autopass, conn.pass_, message.get("seat"),
+                                    message.get("on"))
+                self._want(conn)
+                self._schedule(room)
+            elif kind == "take_back":
+                await self._change(room, conn, ref, self.hall.take_back, conn.pass_)
             elif kind == "hello":
                 raise Refusal("malformed", "already connected")
             else:
@@ -478,6 +500,7 @@ class Server:
         async with room.lock:
             made, later = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
         self._deliver(room, made, later)
+        self._schedule(room)
 
     async def _push(self, room: Room) -> None:
         """Every page of the game gets its new state (after the bots moved)."""
@@ -534,11 +557,13 @@ class Server:
             seat = conn.seat = pass_.seats[0] if pass_.seats else None
             full = True
         since = 0 if full else conn.since
-        state = self.hall.state(pass_, seat, conn.lang, since)
+        chat_since = 0 if since == 0 else conn.chat_since
+        state = self.hall.state(pass_, seat, conn.lang, since, chat_since)
         state["ui"] = labels.ui(conn.lang) if since == 0 else None
         if conn.ref is not None:
             state["ref"], conn.ref = conn.ref, None
         conn.since = state["log_size"]
+        conn.chat_since = state["chat_size"]
         return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
     async def _sender(self, room: Room, conn: Connection) -> None:
@@ -631,6 +656,7 @@ class Server:
                     moved, more = await self._run(self.bot_pool, self.hall.bot_step, room.game_id)
                 if moved:
                     await self._push(room)
+                    self._schedule(room)
                 if not (more or room.rebot):
                     break
         except asyncio.CancelledError:
@@ -638,7 +664,52 @@ class Server:
         except Exception:
             log.exception("the bots of game %s stopped", room.game_id)
         finally:
-            if not room.pages and not room.lock.locked():
+            if not room.pages and not room.lock.locked() and (room.timers is None or room.timers.done()):
+                self.rooms.pop(room.game_id, None)
+
+    # ------------------------------------------------------------------ timers
+
+    def _schedule(self, room: Room) -> None:
+        """Look again at the game's next timed thing (a turn timer, a "pass for me"): wake
+        its timers' task, or start one. Games without a timer or a "pass for me" have none."""
+        if self.stopping or not self.hall.timed(room.game_id):
+            return
+        room.retime.set()
+        if room.timers is None or room.timers.done():
+            room.timers = asyncio.ensure_future(self._run_timers(room))
+
+    async def _run_timers(self, room: Room) -> None:
+        """Sleeps until the game's next timed thing is due (or until the game changes), does
+        it on a table thread under the game's lock, then the bots play and every page gets
+        the new state; ends when nothing is due."""
+        try:
+            while not self.stopping:
+                room.retime.clear()
+                async with room.lock:
+                    when = await self._run(self.pool, self.hall.due, room.game_id)
+                if when is None:
+                    if room.retime.is_set():
+                        continue
+                    break
+                delay = when - self.hall.clock()
+                if delay > 0:
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(room.retime.wait(), delay)
+                    continue
+                async with room.lock:
+                    try:
+                        changed = await self._run(self.pool, self.hall.run_due, room.game_id)
+                    except Refusal:      # not saved: the game is read back from the file
+                        changed = True
+                if changed:
+                    self._wake_bots(room)
+                    await self._push(room)
+        except asyncio.CancelledError:
+            raise
+        except Exception:      # a fault of ours: logged; the game goes on without its timers
+            log.exception("the timers of game %s stopped", room.game_id)
+        finally:
+            if not room.pages and (room.bots is None or room.bots.done()) and not room.lock.locked():
                 self.rooms.pop(room.game_id, None)
 
     async def sweep(self) -> list:

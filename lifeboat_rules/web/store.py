@@ -69,6 +69,21 @@ CREATE TABLE IF NOT EXISTS tokens (
     revoked INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tokens_by_game ON tokens (game_id, role, seat);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,              -- 1, 2, ... within the game
+    at REAL NOT NULL,                -- when it was said (seconds since 1970)
+    author TEXT NOT NULL,            -- the seat (character id) that spoke, or "host"
+    text TEXT NOT NULL,              -- as typed (pages show it as text, never as HTML)
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS options (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL DEFAULT '',   -- '' for the game's own options
+    key TEXT NOT NULL,               -- timer (seconds) | autopass (0, 1) | timed_out (TIMED_OUT)
+    value INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat, key)
+);
 """
 
 # schema 1 kept the whole game in ``state`` after every move
@@ -86,6 +101,10 @@ class FileBusy(RuntimeError):
 
 class Conflict(RuntimeError):
     """A write found the game moved on in the file (by another writer): nothing was written."""
+
+
+# options.value of a seat's timed_out: the controller it had before the bot took over
+TIMED_OUT = {"link": 1, "host": 2}
 
 
 def digest(token: str) -> str:
@@ -221,7 +240,7 @@ class Store:
             old = {r[0] for r in self._db.execute(
                 "SELECT id FROM games WHERE over = 1 AND bots_only = 1 AND updated < ?", (bots_done_before,))}
             gone += [g for i, g in enumerate(done) if i >= keep_bots_done or g in old]
-            for table in ("moves", "seats", "tokens"):
+            for table in ("moves", "seats", "tokens", "chat", "options"):
                 self._db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(g,) for g in gone])
             self._db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
         return gone
@@ -252,6 +271,8 @@ class Store:
                              (game_id, seat))
             self._db.execute("UPDATE seats SET controller = ?, bot = ? WHERE game_id = ? AND seat = ?",
                              (controller, bot, game_id, seat))
+            self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
+                             (game_id, seat))
             if new_token is not None:
                 self._db.execute("INSERT INTO tokens (digest, token, game_id, role, seat) VALUES (?, ?, ?, 'seat', ?)",
                                  (digest(new_token), new_token, game_id, seat))
@@ -262,6 +283,50 @@ class Store:
             self._db.execute("UPDATE tokens SET revoked = 1 WHERE game_id = ? AND role = ?", (game_id, role))
             self._db.execute("INSERT INTO tokens (digest, token, game_id, role, seat) VALUES (?, ?, ?, ?, NULL)",
                              (digest(new_token), new_token, game_id, role))
+    # ------------------------------------------------------------------ table talk and options
+
+    def add_chat(self, game_id: str, author: str, text: str) -> dict:
+        """Keep one message said at the table; returns it as {"n", "at", "by", "text"}."""
+        now = time.time()
+        with self._lock, self._transaction():
+            n = self._db.execute("SELECT coalesce(max(n), 0) + 1 FROM chat WHERE game_id = ?",
+                                 (game_id,)).fetchone()[0]
+            self._db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (game_id, n, now, author, text))
+        return {"n": n, "at": now, "by": author, "text": text}
+
+    def chat(self, game_id: str) -> list:
+        with self._lock:
+            rows = self._db.execute("SELECT n, at, author, text FROM chat WHERE game_id = ? ORDER BY n",
+                                    (game_id,)).fetchall()
+        return [{"n": n, "at": at, "by": by, "text": text} for n, at, by, text in rows]
+
+    def set_option(self, game_id: str, seat: str, key: str, value: int) -> None:
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO options VALUES (?, ?, ?, ?)", (game_id, seat, key, value))
+
+    def options(self, game_id: str) -> dict:
+        """{(seat, key): value} of a game ('' as the seat of the game's own options)."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, key, value FROM options WHERE game_id = ?",
+                                    (game_id,)).fetchall()
+        return {(seat, key): value for seat, key, value in rows}
+
+    def hand_to_bot(self, game_id: str, seat: str, bot: str, was: str) -> None:
+        """A bot plays the seat for now (its turn timer ran out; ``was``: its controller,
+        link or host) and the seat's link stays valid, so that its player can take it back."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE seats SET controller = 'bot', bot = ? WHERE game_id = ? AND seat = ?",
+                             (bot, game_id, seat))
+            self._db.execute("INSERT OR REPLACE INTO options VALUES (?, ?, 'timed_out', ?)",
+                             (game_id, seat, TIMED_OUT[was]))
+
+    def take_back(self, game_id: str, seat: str, controller: str) -> None:
+        """The player of a timed-out seat plays it again (``controller``: as before)."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE seats SET controller = ?, bot = NULL WHERE game_id = ? AND seat = ?",
+                             (controller, game_id, seat))
+            self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
+                             (game_id, seat))
 
     # ------------------------------------------------------------------ helpers
 
