@@ -560,7 +560,7 @@ def test_the_security_model_lists_every_limit_with_its_number():
     section = text.split("## Security model", 1)[1].split("\n## ", 1)[0]
     for field in dataclasses.fields(Limits):
         value = getattr(Limits(), field.name)
-        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        shown = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
         assert f"`{field.name}`" in section, field.name
         assert f"`{field.name}`: {shown}" in section, (field.name, shown)
     assert web_app.MAX_MESSAGE == Limits().message_bytes
