@@ -600,9 +600,10 @@ class Server:
             await self._cut(room, conn, Refusal("too_slow"), send=False)
         except asyncio.CancelledError:
             raise
-        except Exception:       # the page went away: it reconnects and gets everything again
-            conn.closed = True
-            room.pages.discard(conn)
+        except Exception as exc:    # the page went away, or a fault of ours: it reconnects
+            if not isinstance(exc, (OSError, RuntimeError, WebSocketDisconnect)):
+                log.exception("while sending to a page of game %s", room.game_id)
+            await self._cut(room, conn, Refusal("internal"), send=False)
 
     def _queue(self, room: Room, conn: Connection, message: dict) -> None:
         """A message for ``conn`` (a refusal); a page with ``Limits.queue`` of them unsent
