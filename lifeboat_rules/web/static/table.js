@@ -83,6 +83,7 @@
 
   // ---------------------------------------------------------------- rendering
   function render(message) {
+    if (!message.names && state) message.names = state.names;   // sent with a full state only
     if (message.table && message.table.host && message.table.host !== token) {
       token = message.table.host;          // the host replaced its own link: this page goes on with it
       history.replaceState(null, "", "#" + token);
