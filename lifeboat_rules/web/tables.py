@@ -693,7 +693,7 @@ class Hall:
             "waiting": [d.by for d in game.pending],
             "feed_from": since, "feed": feed, "log_size": len(game.log),
             "choices": [], "decision_text": None, "offer": None,
-            "chat_from": chat_since, "chat": [m for m in table.chat if m["n"] > chat_since],
+            "chat_from": chat_since, "chat": table.chat[chat_since:],     # messages are numbered 1, 2, ...
             "chat_size": len(table.chat), "can_chat": pass_.role != "spectator",
             "timer": self._timer_state(table),
         }
