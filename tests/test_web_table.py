@@ -458,12 +458,17 @@ def test_pass_for_me_is_the_seats_own_secret(tmp_path):
             table = hello(host, created["host"])["table"]
             seat, entry = next((s, e) for s, e in table["seats"].items() if e["link"])
             other = next(e["link"] for s, e in table["seats"].items() if e["link"] and s != seat)
-            with client.websocket_connect("/ws") as page:
+            with client.websocket_connect("/ws") as page, client.websocket_connect("/ws") as watcher:
                 hello(page, entry["link"])
+                hello(watcher, table["spectator"])
                 send(page, {"type": "autopass", "seat": seat, "on": True})
                 assert receive(page)["autopass"] is True
                 send(page, {"type": "autopass", "seat": "nobody", "on": True})
                 assert receive(page)["code"] == "not_your_seat"
+                # no other page was sent anything: its next message answers its own request
+                send(watcher, {"type": "lang", "lang": "zh"})
+                answer = receive(watcher)
+                assert answer["lang"] == "zh" and answer["feed_from"] == 0
             with client.websocket_connect("/ws") as page:
                 state = hello(page, other)
                 assert state["autopass"] is False and seat not in json.dumps(state.get("table", {}))
