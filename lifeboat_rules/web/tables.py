@@ -709,9 +709,7 @@ class Hall:
                 out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
             out["choices"] = table.choices(viewer, lang, view)
         if game.over:
-            # love and hate are public once the game is over (R-SCORE-4..7)
-            loyalties = {c: (game.view(c).get("love"), game.view(c).get("hate")) for c in view["characters"]}
-            out["reveal"] = labels.reveal(view, loyalties, names, lang)
+            out["reveal"] = labels.reveal(view, names, lang)
         if pass_.role == "host":
             out["table"] = self._host_table(table)
         return out
