@@ -759,6 +759,7 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 1
 
     limits = limits or Limits()
     app = create_app(db, max_games=max_games, limits=limits, origins=origins)
+    print(f"Lifeboat table on http://{host}:{port}/ (games kept in {db})", flush=True)
     if not log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))

@@ -188,17 +188,17 @@ class Table:
         """``viewer``'s feed (``game.feed``: one sentence per move) from log index ``since``
         on, each entry with the round it belongs to (0: the deal): [{"i", "round", "text"}].
 
-        The feed's entries never change once told, so each viewer's and language's are kept
-        and only the new ones asked for (a page that reconnects late in a game gets hundreds
-        at once)."""
-        game = self.game
-        entry = self._feeds.setdefault((viewer, lang), {"upto": 0, "lines": []})
-        if entry["upto"] < len(game.log):
-            lines = entry["lines"]
-            for told in game.feed(viewer, entry["upto"], lang):
-                lines.append((told["index"], self.round_at(told["index"]), told["text"]))
-            entry["upto"] = len(game.log)
+        The feed's entries never change once told, so each viewer's and language's are kept,
+        and read as the game goes (``words.FeedReader``: the new events only, where polling
+        ``game.feed`` would read the log again from the turn before): a page that reconnects
+        late in a game gets hundreds at once, and a move costs one entry per page."""
+        entry = self._feeds.get((viewer, lang))
+        if entry is None:
+            entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
+                                                   "lines": []}
         lines = entry["lines"]
+        for told in entry["reader"].read():
+            lines.append((told["index"], self.round_at(told["index"]), told["text"]))
         start = bisect.bisect_left(lines, (since,))
         return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
 
@@ -239,13 +239,13 @@ class Table:
         """A fingerprint of what ``seat`` may do now and of how many moves it has made: a move
         sent against another fingerprint (an old page, a replayed message) is refused."""
         moves = self.seats[seat]["moves"]
-        cached = self._offers.get(seat)
-        if cached is not None and cached[0] == len(self.game.log) and cached[1] == moves:
-            return cached[2]
         legal = self.game.legal_actions(seat)
+        cached = self._offers.get(seat)
+        if cached is not None and cached[0] == moves and (cached[1] is legal or cached[1] == legal):
+            return cached[2]     # (most moves leave most seats' moves as they were)
         text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{moves}"
         fingerprint = hashlib.sha256(text.encode()).hexdigest()[:20]
-        self._offers[seat] = (len(self.game.log), moves, fingerprint)
+        self._offers[seat] = (moves, legal, fingerprint)
         return fingerprint
 
 
@@ -737,7 +737,7 @@ class Hall:
         return {
             "seats": {s: {"controller": e["controller"], "bot": e["bot"], "link": seat_links.get(s)}
                       for s, e in table.seats.items()},
-            "spectator": links["spectator"], "bots": bots.bot_names(),
+            "spectator": links["spectator"], "host": links["host"], "bots": bots.bot_names(),
         }
 
 
