@@ -84,6 +84,9 @@ def view(game: "Game", viewer: str | None) -> dict:
         out["offers"] = [o.data() for o in state.offers if viewer in (o.by, o.to)]
     if state.over and state.result is not None:
         out["result"] = game.result
+        # the reveal: every player's love and hate, shown once the game is over
+        out["result"]["reveal"] = {who: {"love": ch.love, "hate": ch.hate}
+                                   for who, ch in chars.items()}
     return out
 
 

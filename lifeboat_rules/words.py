@@ -180,6 +180,18 @@ def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
     return text("navigation_card", lang, number=number.group(1) if number else _from_id(card))
 
 
+def navigation_details(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+    """What a navigation card does, in words ("a seagull; First Mate overboard; rowers
+    thirsty"): its content ``text`` in ``lang`` if it has one, else its fields. ``card``: its
+    id, or its data as views show it (``{"id", "overboard", ...}``)."""
+    words = _Words(game, lang)
+    if isinstance(card, Mapping):
+        found = words.card_details(card.get("id"), card)
+    else:
+        found = words.card_details(card)
+    return found if found is not None else text("events.navigation.nothing", words.lang)
+
+
 def names(game, characters: Any, lang: str = DEFAULT_LANG) -> str:
     """Characters' display names as a list in words ("A, B and C"); ``"all"`` and
     ``{"all_except": [...]}`` (as on navigation cards) too."""
@@ -645,13 +657,21 @@ class _Words:
 
     def ev_navigation(self, e):
         card = self.nav(e.get("card"))
-        data = e.get("data")
-        said = self.card_text(self.navigation.get(e.get("card"))) \
-            if isinstance(e.get("card"), str) else None
-        if said:   # the card's own words for what it does (a house rule's card)
-            return self.t("events.navigation.text", card=card, text=said.rstrip(". 。"))
-        if not isinstance(data, Mapping):
+        details = self.card_details(e.get("card"), e.get("data"))
+        if details is None:
             return self.t("events.navigation.plain", card=card)
+        return self.t("events.navigation.full", card=card, details=details)
+
+    def card_details(self, card: Any, data: Any = None) -> str | None:
+        """What a navigation card does, in words: its content ``text``, else its fields
+        (``data``, or the content's) told one by one; None when nothing is known of it."""
+        said = self.card_text(self.navigation.get(card)) if isinstance(card, str) else None
+        if said:   # the card's own words for what it does (a house rule's card)
+            return said.rstrip(". 。")
+        if not isinstance(data, Mapping):
+            data = self.navigation.get(card) if isinstance(card, str) else None
+        if not isinstance(data, Mapping):
+            return None
         base = "events.navigation"
         parts = []
         seagull = data.get("seagull")
@@ -666,9 +686,8 @@ class _Words:
         for icon in ("oar", "fight"):
             if data.get(icon):
                 parts.append(text(f"{base}.{icon}", self.lang))
-        details = text(f"{base}.separator", self.lang).join(parts) if parts \
+        return text(f"{base}.separator", self.lang).join(parts) if parts \
             else text(f"{base}.nothing", self.lang)
-        return self.t(f"{base}.full", card=card, details=details)
 
     def _on_card(self, names) -> str | None:
         """The characters a card field names, among those of the game (others are ignored)."""
@@ -1350,6 +1369,12 @@ class _Feed(_Words):
             return self.thirst_run(events, i)
         if kind == "offer_void" and following.get("type") == "offer_void":
             return self.lapsed_run(events, i)
+        if kind == "seats" and following.get("type") == "lost":
+            return i + 1, None    # who leaves the boat says it
+        if kind == "status" and event.get("status") == "lost" and i > 0 \
+                and events[i - 1].get("type") == "lost" \
+                and events[i - 1].get("character") == event.get("character"):
+            return i + 1, None    # "is lost at sea" said it
         if kind == "seats" and self.request.get("act") == "swap" and self.won == "attacker":
             self.won = ""
             return i + 1, self.t("feed.swap_done", who=self.who(self.request.get("by")),

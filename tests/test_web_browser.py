@@ -138,9 +138,20 @@ def wait_any_state(pages, versions: list) -> None:
 
 
 def wait_synced(pages, size: int) -> None:
-    """Until every page shows the table at log size ``size`` (no push still on its way)."""
+    """Until every page shows the same table, at log size ``size`` or later: the server's
+    bots answer a person's move after it, in pushes of their own, so the pages agree once
+    they have all stopped changing."""
     for page in pages:
-        page.wait_for_function("n => Number(document.body.dataset.logSize) === n", arg=size, timeout=WAIT)
+        page.wait_for_function("n => Number(document.body.dataset.logSize) >= n", arg=size, timeout=WAIT)
+    deadline = time.monotonic() + WAIT / 1000
+    last = None
+    while True:
+        sizes = [log_size(page) for page in pages]
+        if len(set(sizes)) == 1 and sizes == last:
+            return
+        assert time.monotonic() < deadline, f"the pages never came to one table: log sizes {sizes}"
+        last = sizes
+        time.sleep(0.2)
 
 
 def create_game(browser, server, seats, lang="en", shots=None, phone=False):

@@ -152,7 +152,7 @@ def test_the_end_reveals_love_and_hate_and_why_each_part_scored():
         view = game.view(None)
         loyalties = {c: (game.view(c)["love"], game.view(c)["hate"]) for c in view["characters"]}
         names = labels.names(game, "en")
-        reveal = labels.reveal(view, loyalties, names, "en")
+        reveal = labels.reveal(view, names, "en")
         assert set(reveal) == set(view["result"]["breakdown"])
         for who, entry in reveal.items():
             assert (entry["love"], entry["hate"]) == loyalties[who]
@@ -171,10 +171,9 @@ def test_the_end_reveals_love_and_hate_and_why_each_part_scored():
 def test_a_reason_is_left_out_where_a_house_rule_scores_otherwise():
     game = finished(3)
     view = json.loads(json.dumps(game.view(None)))
-    loyalties = {c: (game.view(c)["love"], game.view(c)["hate"]) for c in view["characters"]}
     who = next(iter(view["result"]["breakdown"]))
     view["result"]["breakdown"][who]["love"] += 100          # not what R-SCORE-4 gives
-    reveal = labels.reveal(view, loyalties, labels.names(game, "en"), "en")
+    reveal = labels.reveal(view, labels.names(game, "en"), "en")
     assert "love" not in reveal[who]["why"] and "hate" in reveal[who]["why"]
 
 
@@ -458,12 +457,17 @@ def test_pass_for_me_is_the_seats_own_secret(tmp_path):
             table = hello(host, created["host"])["table"]
             seat, entry = next((s, e) for s, e in table["seats"].items() if e["link"])
             other = next(e["link"] for s, e in table["seats"].items() if e["link"] and s != seat)
-            with client.websocket_connect("/ws") as page:
+            with client.websocket_connect("/ws") as page, client.websocket_connect("/ws") as watcher:
                 hello(page, entry["link"])
+                hello(watcher, table["spectator"])
                 send(page, {"type": "autopass", "seat": seat, "on": True})
                 assert receive(page)["autopass"] is True
                 send(page, {"type": "autopass", "seat": "nobody", "on": True})
                 assert receive(page)["code"] == "not_your_seat"
+                # no other page was sent anything: its next message answers its own request
+                send(watcher, {"type": "lang", "lang": "zh"})
+                answer = receive(watcher)
+                assert answer["lang"] == "zh" and answer["feed_from"] == 0
             with client.websocket_connect("/ws") as page:
                 state = hello(page, other)
                 assert state["autopass"] is False and seat not in json.dumps(state.get("table", {}))

@@ -495,15 +495,16 @@ def fight_label(action: dict, stage: dict, after: dict | None, view: dict, weapo
 
 # ---------------------------------------------------------------------- the end (R-SCORE)
 
-def reveal(view: dict, loyalties: dict, names_: dict, lang: str) -> dict:
-    """At the game's end, every player's love and hate and why each part of its score is
-    what it is: ``{character: {"love", "hate", "why": {part: text}}}``. ``loyalties``:
-    {character: (love, hate)}, public once the game is over. A reason is given only where
-    the base rules (R-SCORE-1..7) account for the part's number; a house rule that scores
-    otherwise keeps its number without one."""
+def reveal(view: dict, names_: dict, lang: str) -> dict:
+    """At the game's end, every player's love and hate (the view's ``result.reveal``: public
+    once the game is over) and why each part of its score is what it is: ``{character:
+    {"love", "hate", "why": {part: text}}}``. A reason is given only where the base rules
+    (R-SCORE-1..7) account for the part's number; a house rule that scores otherwise keeps
+    its number without one."""
     words = ui(lang)
     result = view.get("result") or {}
     chars = view.get("characters", {})
+    loyalties = {c: (r.get("love"), r.get("hate")) for c, r in (result.get("reveal") or {}).items()}
 
     def name(c):
         return names_.get(c, c)

@@ -694,7 +694,7 @@ class Hall:
             "waiting": [d.by for d in game.pending],
             "feed_from": since, "feed": feed, "log_size": len(game.log),
             "choices": [], "decision_text": None, "offer": None,
-            "chat_from": chat_since, "chat": [m for m in table.chat if m["n"] > chat_since],
+            "chat_from": chat_since, "chat": table.chat[chat_since:],     # messages are numbered 1, 2, ...
             "chat_size": len(table.chat), "can_chat": pass_.role != "spectator",
             "timer": self._timer_state(table),
         }
@@ -710,9 +710,7 @@ class Hall:
                 out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
             out["choices"] = table.choices(viewer, lang, view)
         if game.over:
-            # love and hate are public once the game is over (R-SCORE-4..7)
-            loyalties = {c: (game.view(c).get("love"), game.view(c).get("hate")) for c in view["characters"]}
-            out["reveal"] = labels.reveal(view, loyalties, names, lang)
+            out["reveal"] = labels.reveal(view, names, lang)
         if pass_.role == "host":
             out["table"] = self._host_table(table)
         return out
