@@ -8,6 +8,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -50,3 +52,9 @@ def test_lab_scaling_measures_each_kind_of_bot(tmp_path):
     assert "6 players, bots random" in out and "6 players, bots heuristic" in out
     assert out.count("same summary in every run: yes") == 2
     assert (tmp_path / "r" / "summary.json").exists()
+
+
+@pytest.mark.slow
+def test_feed_lines_compares_the_feed_with_every_event_worded():
+    out = run("benchmarks/feed_lines.py", "1")
+    assert "feed / events:" in out and "repeat the line before" in out
