@@ -74,7 +74,7 @@ class SearchBot:
             return kept[0]
         encode = game.space.encoders
         state = game.state
-        ids = [encode[atype.name](state, character, values) for atype, values in kept]
+        ids = [encode[atype.name](game, character, values) for atype, values in kept]
         totals = [0.0] * len(kept)
         worlds = 0
         deadline = began + self.budget
@@ -140,7 +140,7 @@ class SearchBot:
                 break
             who = game.pending[0].by
             atype, values = bot.choose_move(game, who)
-            game.apply_id(who, encode[atype.name](state, who, values))
+            game.apply_id(who, encode[atype.name](game, who, values))
             state = game.state
         return value(game, me, self.temperature)
 

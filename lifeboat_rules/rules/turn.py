@@ -354,8 +354,10 @@ def _rob_settle(game: "Game", stake: Stake) -> None:
     else:
         effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": None})
         return
-    effects.move(game, card, source, hand(who))
-    secret = effects.Secret((who, target), ("kind",)) if stake.hand else None
+    card = effects.move(game, card, source, hand(who))
+    # the card's new id only for the robber; a card from the hand: its kind for both
+    mine = effects.Secret((who,), ("card",))
+    secret = effects.Secret((who, target), ("kind",), mine) if stake.hand else mine
     effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": card,
                         "kind": state.table.kinds[card]}, secret)
 
