@@ -425,7 +425,10 @@ def mark_card(game: "Game", card: str, marker: str, value: bool = True) -> None:
                 held[marker] = rest
             else:
                 del held[marker]
-        emit(game, {"type": "card_marker", "card": card, "marker": marker, "value": value})
+        # a card in a hand: its id only for its owner (docs/api.md: ids are secrets like kinds)
+        owner = next((who for who, c in game.state.characters.items() if card in c.hand), None)
+        emit(game, {"type": "card_marker", "card": card, "marker": marker, "value": value},
+             None if owner is None else Secret((owner,), ("card",)))
 
 
 def seagull(game: "Game", delta: int) -> bool:

@@ -168,6 +168,10 @@ class State:
 
     def new_card_id(self) -> str:
         """A fresh card id (docs/api.md: a card gets one whenever it goes into a hand)."""
-        serial = self.card_serial
-        self.card_serial = serial + 1
-        return card_id(self.card_key, serial)
+        kinds = self.table.kinds
+        while True:
+            serial = self.card_serial
+            self.card_serial = serial + 1
+            made = card_id(self.card_key, serial)
+            if made not in kinds:   # a copy given another key (determinize) could meet an id
+                return made
