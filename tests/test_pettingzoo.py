@@ -66,6 +66,8 @@ def test_agents_are_the_seats_and_one_acts_at_a_time():
     assert [e.infos[a]["character"] for a in e.agents] == game.state.seats
     rnd = np.random.default_rng(0)
     for _ in range(200):
+        if game.over:
+            break
         agent = e.agent_selection
         character = e.infos[agent]["character"]
         assert character == game.pending[0].by
