@@ -19,6 +19,7 @@ the game's fixed action space (``ActionSpace``).
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain, count
 from typing import Callable, Iterable
 
 import attrs
@@ -59,7 +60,9 @@ class Param:
     ``default(game, by, values)`` picks (the first such card...): listed moves always give it.
     Otherwise a left-out optional field is a value of its own (None), listed as such.
     ``source(game, by, values)``: the card lists a kind id is looked up in, in order (R-SPEC-1:
-    hand first, then in front).
+    hand first, then in front), and in which a card's integer is its place (``ActionSpace``).
+    ``actor_source``: ``source`` depends on the actor alone, not on the values before it (so
+    the places are worked out once per listing).
     """
     name: str
     domain: Domain
@@ -67,6 +70,7 @@ class Param:
     alias: bool = False
     default: Callable | None = None
     source: Callable | None = None
+    actor_source: bool = False
 
 
 @attrs.frozen(slots=True)
@@ -341,11 +345,15 @@ class ActionSpace:
         for index, (param, size, var) in enumerate(zip(atype.params, block.sizes, names)):
             domain = param.domain
             if domain in (Domain.CARD, Domain.CARD_OR_HAND, Domain.CARDS):
-                before = [f"tuple({n})" if atype.params[i].domain in (Domain.PILE, Domain.CARDS)
-                          else n for i, n in enumerate(names[:index])]
-                key = f"({', '.join(before)}{',' if len(before) == 1 else ''})"
                 memo = f"p{index}"
-                memos.append((memo, key, len(sources), ", ".join(names[:index])))
+                if param.source is None or param.actor_source:
+                    # the same places for every move listed: worked out once (key None)
+                    memos.append((memo, None, len(sources), ""))
+                else:
+                    before = [f"tuple({n})" if atype.params[i].domain in (Domain.PILE, Domain.CARDS)
+                              else n for i, n in enumerate(names[:index])]
+                    key = f"({', '.join(before)}{',' if len(before) == 1 else ''})"
+                    memos.append((memo, key, len(sources), ", ".join(names[:index])))
                 sources.append(_source_of(param))
             if atype.open:
                 digit = f"{memo}[{var}[0]]" if param.name == "give" else (
@@ -376,15 +384,19 @@ class ActionSpace:
         def lookups(indent: str) -> list:
             out = []
             for memo, key, source, before in memos:
+                if key is None:
+                    continue
                 prior = f"({before}{',' if before.count(',') == 0 and before else ''})"
                 out.append(f"{indent}{memo} = memo{source}.get({key})")
                 out.append(f"{indent}if {memo} is None:")
-                out.append(f"{indent}    {memo} = memo{source}[{key}] = places(game, by, "
-                           f"source{source}, {prior if before else '()'})")
+                out.append(f"{indent}    {memo} = memo{source}[{key}] = dict(zip(chain_from("
+                           f"source{source}(game, by, {prior if before else '()'})), count()))")
             return out
 
         head = ["    state = game.state", "    nav_index = state.table.nav_index"]
-        head += [f"    memo{i} = {{}}" for i in range(len(sources))]
+        for memo, key, source, _ in memos:
+            head.append(f"    {memo} = dict(zip(chain_from(source{source}(game, by, ())), count()))"
+                        if key is None else f"    memo{source} = {{}}")
         if many:
             lines = ["def number(game, by, atype, listed, out):", *head,
                      "    for values in listed:"]
@@ -399,7 +411,8 @@ class ActionSpace:
             lines += lookups("    ")
             lines.append(f"    return {block.offset} + {number}")
         namespace: dict = {}
-        env = {"ci": self.character_index, "pile_mask": _pile_mask, "places": _places,
+        env = {"ci": self.character_index, "pile_mask": _pile_mask,
+               "chain_from": chain.from_iterable, "count": count,
                "offer_slot": lambda state, by, offer_id: self._offer_slot(state.offers, by, offer_id)}
         env.update({f"source{i}": source for i, source in enumerate(sources)})
         name = "numberer" if many else "encoder"
@@ -551,14 +564,15 @@ def _cards_of(game, by: str, source: Callable, before: tuple) -> list:
     zones = source(game, by, before) if by in game.state.characters else ()
     if len(zones) == 1:
         return zones[0]
-    return [card for zone in zones for card in zone]
+    return list(chain.from_iterable(zones))
 
 
 def _places(game, by: str, source: Callable, before: tuple) -> dict:
     """``{card: its place}`` among the cards a card parameter is taken from: the integer
     of a move names a card by its place there, never by anything that stays with the card
     (docs/api.md: ids never let a player follow a card it saw)."""
-    return {card: index for index, card in enumerate(_cards_of(game, by, source, before))}
+    cards = _cards_of(game, by, source, before)
+    return dict(zip(cards, range(len(cards))))
 
 
 def _pile_mask(drawn: list, pile: list) -> int:

@@ -145,7 +145,7 @@ def _chum_resolve(game: "Game", stage: OverboardWindow, by: str, card: str) -> N
 
 CHUM = ActionType("chum", "R-OVER-2", _chum_check, _chum_moves, _chum_resolve,
                   params=(Param("card", Domain.CARD, optional=True, alias=True,
-                                default=_chum_default, source=hand_then_front),),
+                                default=_chum_default, source=hand_then_front, actor_source=True),),
                   kinds=(Kind.OVERBOARD,))
 
 

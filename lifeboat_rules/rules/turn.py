@@ -429,7 +429,7 @@ TYPES = [
                        Param("card", Domain.CARD_OR_HAND, source=_victim_front)),
                kinds=(Kind.TURN,), settle=_rob_settle),
     ActionType("use", "R-SPEC-1", _use_check, _use_moves, _use_resolve,
-               params=(Param("card", Domain.CARD, source=hand_then_front),
+               params=(Param("card", Domain.CARD, source=hand_then_front, actor_source=True),
                        Param("target", Domain.CHARACTER, optional=True)), kinds=(Kind.TURN,)),
     ActionType("allow", "R-ROB-2", _nothing, _once, _answer(False), kinds=(Kind.RESPOND,)),
     ActionType("refuse", "R-ROB-2", _nothing, _once, _answer(True), kinds=(Kind.RESPOND,)),
