@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 import attrs
 
 from .records import Refusal, Side, Word, short
+from .rng import card_id_ok
 
 FREE = "free"   # the kind of an action taken whenever it is legal (R-PLAY-1, R-TRADE-1)
 MAX_OPEN_OFFERS = 16   # per offerer (R-TRADE-1): bounds the state a client can grow
@@ -178,8 +179,9 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
         if type(raw) is not list or len(raw) > MAX_LIST or not all(_text(v) for v in raw):
             raise Malformed(f"{where} must be a list of card ids, not {short(raw)}")
         for ref in raw:
-            if domain is _CARDS and ref not in state.table.kinds and ref not in game.rules.content.provisions:
-                raise Malformed(f"unknown card {short(ref)} (a card id of this game or a provision kind)")
+            if domain is _CARDS and not (ref in game.rules.content.provisions or card_id_ok(ref)):
+                # any id is taken: whether a card has it now is not for the actor to learn
+                raise Malformed(f"unknown card {short(ref)} (a card id or a provision kind)")
             if domain is _PILE and ref not in state.table.navcards:
                 raise Malformed(f"unknown navigation card {short(ref)}")
         if domain is _PILE and len(set(raw)) == len(raw) and all(c in state.drawn for c in raw):
@@ -208,7 +210,12 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
     if raw in kinds:
         return raw
     if raw not in game.rules.content.provisions:
-        raise Malformed(f"unknown card {short(raw)} (a card id of this game or a provision kind)")
+        if card_id_ok(raw):
+            # an id no card has now is refused by the type's check as any card that is not
+            # where the action takes it from: that a card no longer has an id, or never had
+            # it, is not for the actor to learn (docs/api.md, Card ids)
+            return raw
+        raise Malformed(f"unknown card {short(raw)} (a card id or a provision kind)")
     if param.source is not None:
         for zone in param.source(game, by, values):
             for card in zone:

@@ -92,6 +92,18 @@ def card_id(key: int, serial: int) -> str:
     return f"p{left:04x}{right:04x}"
 
 
+_HEX = frozenset("0123456789abcdef")
+
+
+def card_id_ok(card: str) -> bool:
+    """Whether ``card`` has the form of a card id: ``p`` and up to six digits (an explicit
+    position's numbers) or ``p`` and eight hex digits (``card_id``)."""
+    rest = card[1:]
+    return card[:1] == "p" and (
+        (rest.isdigit() and rest.isascii() and len(rest) <= 6)
+        or (len(rest) == 8 and all(c in _HEX for c in rest)))
+
+
 _ROUND_KEYS: dict = {}
 
 

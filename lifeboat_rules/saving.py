@@ -17,6 +17,7 @@ from . import declare
 from .effects import Secret, copy_log
 from .errors import ContentError
 from .records import Status, short
+from .rng import card_id_ok
 from .rules.scoring import score_game
 from .rulesets import Ruleset, ruleset_from_spec
 from .plugins import is_installed, plugin_target
@@ -295,17 +296,7 @@ def _ruleset(spec) -> Ruleset:
         raise ContentError(f"its ruleset cannot be loaded: {exc}", WHERE, "ruleset") from None
 
 
-CARD_ID = "^p([0-9]{1,6}|[0-9a-f]{8})$"
-_HEX = frozenset("0123456789abcdef")
-
-
-def card_id_ok(card: str) -> bool:
-    """A card id as ``CARD_ID`` says: an explicit position's numbers (``p1``...) or a made id
-    (``rng.card_id``)."""
-    rest = card[1:]
-    return card[:1] == "p" and (
-        (rest.isdigit() and rest.isascii() and len(rest) <= 6)
-        or (len(rest) == 8 and all(c in _HEX for c in rest)))
+CARD_ID = "^p([0-9]{1,6}|[0-9a-f]{8})$"    # rng.card_id_ok
 
 
 NAVCARD_KEYS = {"overboard", "thirst", "oar", "fight", "seagull"}

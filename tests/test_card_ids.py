@@ -307,3 +307,34 @@ def test_the_later_pickers_see_only_their_own_card():
     picks = [e["action"] for e in log if e.get("type") == "action"
              and e["action"]["type"] == "pick" and e["action"]["by"] != "lady_lauren"]
     assert picks and all("card" not in a for a in picks)
+
+
+def test_refusals_do_not_tell_whether_an_id_still_names_a_card():
+    """With four seats, Lady Lauren saw the waters she passed on; the Kid kept one (its id is
+    gone) and the other is still being passed: an action naming the id the Kid's card had and
+    one naming the id of the card still being passed are refused alike (a refusal is a
+    channel too)."""
+    game = lr.new_game("classic", seed=5, setup={
+        "seats": ["lady_lauren", "the_kid", "frenchy", "sir_stephen"], "phase": "supply",
+        "supply": ["water", "water", "knife", "cash"], "navigation": [{"id": "calm"}]})
+    cards = game.view("lady_lauren")["decision"]["cards"]
+    game.apply({"by": "lady_lauren", "type": "pick", "card": cards[2]["id"]})
+    offered = game.view("the_kid")["decision"]["cards"]
+    game.apply({"by": "the_kid", "type": "pick", "card": offered[0]["id"]})
+    gone, passing = offered[0]["id"], offered[1]["id"]
+    assert gone not in game.state.table.kinds and passing in game.state.passing
+
+    def refusal(card, **action):
+        with pytest.raises(lr.IllegalAction) as caught:
+            game.apply({"by": "lady_lauren", "card": card, **action})
+        return caught.value.rule, str(caught.value).replace(card, "ID")
+
+    for action in ({"type": "play"}, {"type": "pick"}, {"type": "use"},
+                   {"type": "rob", "target": "the_kid"}):
+        assert refusal(gone, **action) == refusal(passing, **action)
+    with pytest.raises(lr.IllegalAction) as one:
+        game.apply({"by": "lady_lauren", "type": "offer", "to": "frenchy", "give": [], "take": [gone, gone]})
+    with pytest.raises(lr.IllegalAction) as other:
+        game.apply({"by": "lady_lauren", "type": "offer", "to": "frenchy", "give": [],
+                    "take": [passing, passing]})
+    assert str(one.value).replace(gone, "ID") == str(other.value).replace(passing, "ID")
