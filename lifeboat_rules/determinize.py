@@ -110,34 +110,38 @@ def known_cards(game: "Game", viewer: str, events: list, view: dict) -> set:
     return known
 
 
-def _passed_on(game: "Game", viewer: str) -> list:
-    """``[(kinds, receivers)]``: for each supply pick of ``viewer``, the kinds of the cards it
-    passed on (it saw them all, R-SUPPLY-1) and who took a card from them after it, each as
-    ``(who, log index)``, in order. Read from the game's log, which follows the cards: a pick
-    names the card taken (an automatic pick takes the first)."""
+def _passed_on(game: "Game", viewer: str) -> tuple[list, dict]:
+    """``([(kinds, receivers)], gave)``: for each supply pick of ``viewer``, the kinds of the
+    cards it passed on (it saw them all, R-SUPPLY-1) and who took a card from them after it,
+    each as ``(who, log index)``, in order; and for each character the last log index at which
+    a card left its hand. Read from the game's log, which follows the cards: a pick names the
+    card taken (an automatic pick takes the first)."""
     groups = []
+    gave: dict = {}
     passing: list = []
     kind_of: dict = {}
     picked: dict = {}
     group = None
     for index, event in enumerate(game.log):
-        kind = event.get("type")
+        kind = event["type"]
         if kind == "action":
             action = event.get("action")
             if type(action) is dict and action.get("type") == "pick":
                 picked[action.get("by")] = action.get("card")
             continue
-        if kind != "move" or event.get("kind") is None:
+        if kind != "move" or "kind" not in event:
             continue
-        source, target = event.get("from"), event.get("to")
+        source, target = event["from"], event["to"]
+        if source[:5] == "hand:":
+            gave[source[5:]] = index
         if target == "passing":
             passing.append(event["card"])
             kind_of[event["card"]] = event["kind"]
             continue
         if source != "passing":
             continue
-        who = target[5:] if type(target) is str and target.startswith("hand:") else None
-        card = picked.pop(who, None) if who is not None else event.get("card")
+        who = target[5:] if target[:5] == "hand:" else None
+        card = picked.pop(who, None) if who is not None else event["card"]
         if card not in passing:
             card = passing[0] if passing else None
         if card is None:
@@ -150,30 +154,23 @@ def _passed_on(game: "Game", viewer: str) -> list:
             group[1].append((who, index))
         if not passing:
             group = None
-    return groups
+    return groups, gave
 
 
 def _pins(game: "Game", copy: "Game", viewer: str, known: set, truth: dict, rng: Rng) -> dict:
     """``{card: kind}``: the cards of the copy that hold the kinds ``viewer`` passed on (see
     the module's docstring), each a hidden card of a later picker that has given no card away
     since, or a card still being passed; only kinds the hidden cards have between them."""
-    groups = _passed_on(game, viewer)
+    groups, gave = _passed_on(game, viewer)
     if not groups:
         return {}
-    log = game.log
-    gave: dict = {}     # who -> the last log index at which a card left its hand
-    for index, event in enumerate(log):
-        if event.get("type") == "move":
-            source = event.get("from")
-            if type(source) is str and source.startswith("hand:"):
-                gave[source[5:]] = index
     state = copy.state
-    left = {}
+    left: dict = {}
     for kind in truth.values():
         left[kind] = left.get(kind, 0) + 1
     pins: dict = {}
     for number, (kinds, receivers) in enumerate(groups):
-        slots: list = [who for who, _ in receivers]
+        slots: list = list(receivers)
         last = number == len(groups) - 1
         open_cards = [c for c in state.passing if c not in known] if last else []
         slots += [None] * len(open_cards)
@@ -184,9 +181,9 @@ def _pins(game: "Game", copy: "Game", viewer: str, known: set, truth: dict, rng:
             if slot is None:
                 card = next(places)
             else:
-                since = next(index for who, index in receivers if who == slot)
-                character = state.characters.get(slot)
-                if character is None or gave.get(slot, -1) > since:
+                who, since = slot
+                character = state.characters.get(who)
+                if character is None or gave.get(who, -1) > since:
                     continue   # it has given a card away since: the one passed, perhaps
                 hidden = [c for c in character.hand if c in truth and c not in pins]
                 if not hidden:
