@@ -96,7 +96,7 @@ class Table:
     own (a copy of the dict); the navigation cards are fixed and shared by every copy. Saved
     as ``kinds`` and ``navcards``."""
 
-    __slots__ = ("kinds", "navcards", "nav_ids", "nav_index", "_navcards_data")
+    __slots__ = ("kinds", "navcards", "nav_ids", "nav_index", "_navcards_data", "_counts")
 
     def __init__(self, kinds: dict, navcards: dict):
         self.kinds = kinds        # card id -> provision kind
@@ -106,6 +106,7 @@ class Table:
         self.nav_ids = tuple(self.navcards)
         self.nav_index = {c: i for i, c in enumerate(self.navcards)}
         self._navcards_data: dict | None = None
+        self._counts: dict = {}   # kinds -> how many cards: the same whatever the ids, shared
 
     def copy(self) -> "Table":
         """A copy with its own ``kinds`` (the rest is fixed, and shared)."""
@@ -115,6 +116,7 @@ class Table:
         new.nav_ids = self.nav_ids
         new.nav_index = self.nav_index
         new._navcards_data = self._navcards_data
+        new._counts = self._counts
         return new
 
     @property
@@ -126,6 +128,21 @@ class Table:
             found = {nid: {k: v for k, v in card.data().items() if k != "id"}
                      for nid, card in self.navcards.items()}
             self._navcards_data = found
+        return found
+
+    def count_of(self, kinds: frozenset) -> int:
+        """How many cards of the game are of one of ``kinds`` (worked out once per set)."""
+        found = self._counts.get(kinds)
+        if found is None:
+            found = self._counts[kinds] = sum(1 for k in self.kinds.values() if k in kinds)
+        return found
+
+    def count_of(self, kinds: frozenset) -> int:
+        """How many cards of the game are of one of ``kinds`` (worked out once per set: ids
+        change, the cards do not)."""
+        found = self._counts.get(kinds)
+        if found is None:
+            found = self._counts[kinds] = sum(1 for k in self.kinds.values() if k in kinds)
         return found
 
     def data(self) -> tuple[dict, dict]:
@@ -148,6 +165,8 @@ class State:
     passing: list = names(CARD, doc="supply cards being passed round (R-SUPPLY-1)")
     discard: list = names(CARD)
     removed: list = names(CARD, doc="out of the game: removed at setup, lost at sea, eaten")
+    removed_face_up: list = names(CARD, doc="those of ``removed`` that left the game face up, "
+                                            "in everyone's sight (R-WIN-2)")
     navigation: list = names(NAVCARD, doc="the navigation deck, top first")
     drawn: list = names(NAVCARD, doc="in the rower's (or the flare's) hands")
     rowing_pile: list = names(NAVCARD, doc="first placed first")
