@@ -73,7 +73,6 @@ class SearchBot:
         if len(kept) == 1:
             return kept[0]
         encode = game.space.encoders
-        state = game.state
         ids = [encode[atype.name](game, character, values) for atype, values in kept]
         totals = [0.0] * len(kept)
         worlds = 0
