@@ -30,8 +30,8 @@ class Secret(NamedTuple):
     audience sees (the new id of a card going into a hand: its new owner only, while the
     kind may be seen by more, docs/api.md). A named tuple: one is made for most card moves,
     and a tuple is the cheapest immutable record to make."""
-    audience: tuple = ()
-    hidden: tuple = ()
+    audience: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
     more: "Secret | None" = None
 
     def data(self) -> dict:

@@ -9,6 +9,8 @@ so that an id never lets a player follow a card into a hand it may not see. Ther
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from .content import NavigationCard
@@ -194,3 +196,6 @@ class State:
             made = card_id(self.card_key, serial)
             if made not in kinds:   # a copy given another key (determinize) could meet an id
                 return made
+
+    if TYPE_CHECKING:   # made by the declaration (declare.py)
+        def clone(self) -> State: ...
