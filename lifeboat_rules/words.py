@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import yaml
 
+from .rng import card_id_ok
 from .views import redact
 
 if TYPE_CHECKING:
@@ -391,7 +392,8 @@ class _Words:
             return self.nav(value)
         if name == "card":
             return self.kind_card(kind) if isinstance(kind, str) else text("a_card", self.lang)
-        if value in self.card_ids():   # a card's instance id: never shown, its kind unsaid
+        if value in self.card_ids() or card_id_ok(value):
+            # a card's instance id (one it has now, or had: ids change): never shown
             return text("a_card", self.lang)
         return _from_id(value)
 

@@ -5,7 +5,8 @@ A player sees the id of a card only where it could see where that card went: onc
 saw goes into a hand it may not see, no id it is shown later (in its view, its log, its legal
 actions, the actions its integers stand for, the words of its log) is one it saw before, and
 it is shown no id of a card while that card is in such a hand (but for the cards of an offer
-made to it or by it, which the offerer shows). The tests follow each physical card through
+made to it or by it, which the offerer shows), and no id is ever in the words of its log or
+its feed. The tests follow each physical card through
 the game from the unredacted log and the state (``Follower``), independently of how the
 engine names cards, and look at every channel of every player after every step.
 
@@ -169,6 +170,9 @@ def check_step(game, follower: Follower, sightings: Sightings, since: int) -> No
             sightings.see(game, follower, v, ids, f"log entry {since + offset}: {told}", zones)
             text = lr.describe(told, game)
             assert not {m for m in ID_TEXT.findall(text) if m in known}, f"an id in words: {text}"
+    for v in viewers:           # the feed a person reads, built on the log: no ids in words
+        for entry in game.feed(v, since):
+            assert not {m for m in ID_TEXT.findall(entry["text"]) if m in known}, entry
     for entered in hands:      # what it is shown from now on belongs to the card's next epoch
         sightings.entered(*entered)
     follower.check(game)
