@@ -81,6 +81,7 @@ class Encoder:
             offset += length
         self.size = offset
         self.knowledge_size = C * K
+        self.whole_size = S * self.size + 3 * K + 3 * N
         self.char_index = {c: i for i, c in enumerate(self.characters)}
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.nav_index = {n: i for i, n in enumerate(self.navcards)}
@@ -302,6 +303,42 @@ class Encoder:
                 i = chars.get(who)
                 if i is not None:
                     out[base + i] = min(count / 3, 1.0)
+
+    def whole(self, game, seats: list) -> list:
+        """The whole game as ``whole_size`` numbers in [0, 1], for a centralised critic: the
+        observation of each character of ``seats`` in turn (so every hand, love and hate),
+        then what nobody sees: the supply deck, the cards being passed and the removed cards
+        by kind (K each, each kind over its count), the navigation deck (N: each card's
+        place from the top, (place + 1) / N, 0 when not in the deck), the cards drawn and
+        the rowing pile (N each, multi-hot)."""
+        state = game.state
+        kinds = state.table.kinds
+        public = self.public(game)
+        out: list = []
+        for character in seats:
+            out += self.private(game, character, public[:]) if character in state.characters \
+                else [0.0] * self.size
+        K, N = len(self.kinds), len(self.navcards)
+        for pile in (state.supply, state.passing, state.removed):
+            counts = [0.0] * K
+            for card in pile:
+                kind = kinds[card]
+                i = self.kind_index.get(kind)
+                if i is not None:
+                    counts[i] = min(1.0, counts[i] + 1.0 / self.counts[kind])
+            out += counts
+        deck = [0.0] * N
+        for place, card in enumerate(state.navigation):
+            i = self.nav_index.get(state.table.navcards[card].id)
+            if i is not None:
+                deck[i] = (place + 1) / max(N, 1)
+        out += deck
+        for pile in (state.drawn, state.rowing_pile):
+            marks = [0.0] * N
+            for card in pile:
+                self._one(marks, 0, self.nav_index, state.table.navcards[card].id)
+            out += marks
+        return out
 
     # ------------------------------------------------------------------ memory
 
