@@ -88,6 +88,7 @@ class Encoder:
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self._part = {name: offset for name, offset, _ in self._layout}
         self._blocks: dict = {}     # a character's block of the public part, by what it shows
+        self._marks: dict = {}      # a player's own numbers when not deciding, by what it holds
 
     def layout(self) -> list:
         """``[(part, offset, length)]`` of the observation vector."""
@@ -130,7 +131,7 @@ class Encoder:
         N, S = len(self.navcards), self.seats
         chars = self.char_index
         part = self._part
-        seats = state.seats
+        at = {who: i for i, who in enumerate(state.seats)}
         pending = {d.by for d in game.pending}
         block = CHARACTER_FLAGS + S + len(self.kinds)
         blocks = self._blocks
@@ -143,8 +144,7 @@ class Encoder:
             base = part["characters"] + i * block
             # a character's block changes a few times a game: made once for each look
             key = (who, ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
-                   len(ch.hand), tuple(ch.markers), seats.index(who) if who in seats else None,
-                   tuple(ch.front))
+                   len(ch.hand), tuple(ch.markers), at.get(who), tuple(ch.front))
             values = blocks.get(key)
             if values is None:
                 values = blocks[key] = self._block(ch, key, kinds)
@@ -197,8 +197,22 @@ class Encoder:
         only to it: its love and hate, its hand, its decision."""
         me = game.state.characters[character]
         kinds = game.state.table.kinds
-        self.encode_private(out, character, me.love, me.hate, [kinds[c] for c in me.hand],
-                            decision_of(game, character))
+        decision = decision_of(game, character)
+        if decision is not None:
+            self.encode_private(out, character, me.love, me.hate, [kinds[c] for c in me.hand],
+                                decision)
+            return out
+        # not deciding: the same few numbers until its hand changes, made once for each
+        key = (character, me.love, me.hate, tuple(kinds[c] for c in me.hand))
+        marks = self._marks.get(key)
+        if marks is None:
+            if len(self._marks) > 100_000:
+                self._marks.clear()
+            mine = [0.0] * self.size
+            self.encode_private(mine, character, me.love, me.hate, list(key[3]), None)
+            marks = self._marks[key] = [(i, v) for i, v in enumerate(mine) if v]
+        for i, v in marks:
+            out[i] = v
         return out
 
     def encode_private(self, out: list, character: str, love, hate, hand: list,
@@ -405,8 +419,14 @@ def decision_of(game, character: str) -> dict | None:
 
 # ---------------------------------------------------------------------- what players remember
 
-RECALL_WORDS = 8            # the digest in a tensor: 8 numbers of 16 bits each (128 bits)
-DIGEST_BYTES = 2 * RECALL_WORDS
+DIGEST_WORDS = 8            # a digest in a tensor: 8 numbers of 16 bits each (128 bits)
+DIGEST_BYTES = 2 * DIGEST_WORDS
+RECALL_WORDS = 2 * DIGEST_WORDS     # the public digest, then the player's own
+
+
+def _words(digest: bytes) -> list:
+    """A digest as ``DIGEST_WORDS`` numbers k / 65536 (16 bits each: exact in float32)."""
+    return [word / 65536 for word in struct.unpack(f">{DIGEST_WORDS}H", digest)]
 
 
 def _digest(previous: bytes, piece: str) -> bytes:
@@ -417,27 +437,18 @@ def _piece(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-class Memory:
-    """What one viewer remembers after some steps: ``digest`` (16 bytes), ``steps``,
-    ``numbers`` (``seen`` and the digest as tensor entries, made when first asked)."""
-
-    __slots__ = ("digest", "steps", "numbers")
-
-    def __init__(self, digest: bytes, steps: int):
-        self.digest, self.steps, self.numbers = digest, steps, None
-
-
 class Private:
     """A player's own record: the chained digest of what only it saw (its character, love
     and hate at the deal, the hidden fields it was let see, the decisions it was shown), each
     piece with the step it came in; its ``seen``; its pieces, newest first, as nested pairs.
     Immutable: an update makes a new one, so copies share it."""
 
-    __slots__ = ("digest", "pieces", "seen", "seen_numbers")
+    __slots__ = ("digest", "pieces", "seen", "seen_numbers", "words")
 
     def __init__(self, digest: bytes, pieces, seen, seen_numbers: tuple = (None, None)):
         self.digest, self.pieces, self.seen, self.seen_numbers = \
             digest, pieces, seen, seen_numbers
+        self.words = None       # seen and the digest as tensor entries, once asked
 
 
 class Recall:
@@ -453,9 +464,10 @@ class Recall:
 
     ``Recall(encoder, game, seats)`` right after the deal; ``step(game)`` after every move (it
     notes the log's end, who is pending and what each pending player is shown: a few
-    lookups); ``memory(game, c)`` is ``c``'s memory now (``c`` None: the spectator's), after
-    bringing the records up to date, which reads only the log entries added since: each
-    entry once, for everyone. ``read`` counts the log entries read, for the tests."""
+    lookups); ``digests(game, c)`` is ``c``'s pair of digests now (the public one and its
+    own; ``c`` None: the spectator, who has no own one), after bringing the records up to
+    date, which reads only the log entries added since: each entry once, for everyone.
+    ``read`` counts the log entries read, for the tests."""
 
     def __init__(self, encoder: "Encoder", game, seats: list):
         self.encoder = encoder
@@ -464,12 +476,12 @@ class Recall:
         self.read = 0
         self.pending_texts: dict = {}
         self.public = (_digest(b"", "public"), 0, 0, None)    # digest, steps, log, pieces
+        self.public_words = _words(self.public[0])
         self.private = {}
         for viewer in seats:
             me = game.state.characters[viewer]
             piece = _piece([0, "player", viewer, me.love, me.hate])
             self.private[viewer] = Private(_digest(b"", piece), (piece, None), {})
-        self.memories: dict = {}
         self.step(game)
 
     def copy(self) -> "Recall":
@@ -480,8 +492,8 @@ class Recall:
         other.read = self.read
         other.pending_texts = self.pending_texts     # texts of who is pending: the same anywhere
         other.public = self.public
+        other.public_words = self.public_words
         other.private = dict(self.private)
-        other.memories = dict(self.memories)
         return other
 
     def __deepcopy__(self, memo) -> "Recall":
@@ -522,18 +534,11 @@ class Recall:
         self.chain = (len(game.log), text, shown, self.chain)
         self.count += 1
 
-    def memory(self, game, viewer) -> Memory:
-        """``viewer``'s memory now."""
-        memory = self.memories.get(viewer)
-        if memory is not None and memory.steps == self.count:
-            return memory
+    def digests(self, game, viewer) -> tuple:
+        """``(public digest, own digest or None)`` of ``viewer`` now."""
         if self.public[1] != self.count:
             self._update(game)
-        public = self.public[0]
-        digest = public if viewer is None else \
-            _digest(public, self.private[viewer].digest.hex())
-        memory = self.memories[viewer] = Memory(digest, self.count)
-        return memory
+        return self.public[0], None if viewer is None else self.private[viewer].digest
 
     def _update(self, game) -> None:
         """Bring the public record and every player's own record up to date."""
@@ -575,14 +580,14 @@ class Recall:
                 for viewer, text in shown.items():
                     if viewer in private:
                         extras.setdefault(viewer, []).append(f"shown:{text}")
-            if moves:
+            for public_event, audience, event in moves:
+                # only those for whom the move tells something about another's hand
                 for viewer, record in private.items():
                     if record.seen is None:
                         continue
-                    seen = learn(record.seen, [full if audience is not None and viewer in
-                                               audience else public_event
-                                               for public_event, audience, full in moves],
-                                 viewer)
+                    shown = event if audience is not None and viewer in audience \
+                        else public_event
+                    seen = learn(record.seen, (shown,), viewer)
                     if seen is not record.seen:
                         private[viewer] = Private(record.digest, record.pieces, seen,
                                                   record.seen_numbers)
@@ -596,6 +601,7 @@ class Recall:
                 extras = {}
             start = end
         self.public = (digest, self.count, start, pieces)
+        self.public_words = _words(digest)
 
     def seen(self, game, viewer) -> dict:
         """``seen`` of ``viewer``'s memory (worked out from the whole log once, in a resampled
@@ -610,23 +616,21 @@ class Recall:
                                                     self.encoder.learn({}, events, viewer))
         return record.seen
 
-    def numbers(self, game, viewer) -> list:
-        """``viewer``'s memory as tensor entries: ``seen`` (C x K, ``Encoder.seen_vector``;
-        for the spectator, what everyone saw) and the digest (``RECALL_WORDS`` numbers
-        k / 65536 of 16 bits each, exact in float32)."""
-        memory = self.memory(game, viewer)
-        if memory.numbers is None:
-            if viewer is None:
-                seen_numbers = self.encoder.seen_vector(self.public_seen(game))
-            else:
-                seen = self.seen(game, viewer)
-                record = self.private[viewer]
-                if record.seen_numbers[0] is not seen:
-                    record.seen_numbers = (seen, self.encoder.seen_vector(seen))
-                seen_numbers = record.seen_numbers[1]
-            memory.numbers = seen_numbers + [
-                word / 65536 for word in struct.unpack(f">{RECALL_WORDS}H", memory.digest)]
-        return memory.numbers
+    def numbers(self, game, viewer) -> tuple:
+        """``viewer``'s memory as tensor entries, in two lists: the public digest
+        (``DIGEST_WORDS`` numbers, ``_words``), then ``seen`` (C x K, ``Encoder.seen_vector``;
+        for the spectator, what everyone saw) and its own digest (the spectator's is 0)."""
+        if self.public[1] != self.count:
+            self._update(game)
+        if viewer is None:
+            return self.public_words, \
+                self.encoder.seen_vector(self.public_seen(game)) + [0.0] * DIGEST_WORDS
+        seen = self.seen(game, viewer)
+        record = self.private[viewer]
+        if record.words is None or record.seen_numbers[0] is not seen:
+            record.seen_numbers = (seen, self.encoder.seen_vector(seen))
+            record.words = record.seen_numbers[1] + _words(record.digest)
+        return self.public_words, record.words
 
     def public_seen(self, game) -> dict:
         """``seen`` for the spectator: the kinds everyone saw go into each hand (worked out
@@ -643,7 +647,6 @@ class Recall:
         other = self.copy()
         if other.public[1] != other.count:
             other._update(game)
-        other.memories = {}
         kinds = game.state.table.kinds
         for viewer in list(other.private):
             if viewer == keep:
@@ -666,9 +669,11 @@ class Recall:
 
 
 def _touches_hand(event: dict) -> bool:
+    """Whether a move may tell a viewer something about a hand (``Encoder.learn``): it
+    leaves a hand, or enters one with its kind (shown to someone)."""
     source, target = event.get("from"), event.get("to")
     return (type(source) is str and source.startswith("hand:")) or \
-        (type(target) is str and target.startswith("hand:"))
+        ("kind" in event and type(target) is str and target.startswith("hand:"))
 
 
 def _flatten(pieces) -> list:
@@ -699,5 +704,5 @@ def _recall(encoder: "Encoder", steps: list, count: int, read: int, public: tupl
     digest, done, log, pieces = public
     recall.public = (digest, done, log, _nest(pieces))
     recall.private = {v: Private(d, _nest(pieces), seen) for v, (d, pieces, seen) in private.items()}
-    recall.memories = {}
+    recall.public_words = _words(digest)
     return recall

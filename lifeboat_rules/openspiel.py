@@ -62,7 +62,7 @@ import numpy as np
 import pyspiel
 
 import lifeboat_rules as lr
-from .encoding import RECALL_WORDS, Encoder, Recall
+from .encoding import DIGEST_WORDS, RECALL_WORDS, Encoder, Recall
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
@@ -243,6 +243,7 @@ class Vectors:
     def __init__(self, step: int):
         self.step = step
         self.public = None
+        self.recall = None      # with the public digest after it
 
     def __deepcopy__(self, memo):
         return Vectors(-1)
@@ -403,7 +404,10 @@ class LifeboatState(pyspiel.State):
             vectors.public = encoder.public(game)
         viewer = self.seats[player] if private else None
         if recall:
-            values = vectors.public + self.recall.numbers(game, viewer)
+            public, own = self.recall.numbers(game, viewer)
+            if vectors.recall is None:
+                vectors.recall = vectors.public + public
+            values = vectors.recall + own
         else:
             values = vectors.public[:]
         if private:
@@ -420,9 +424,11 @@ class LifeboatState(pyspiel.State):
         viewer = self.seats[player] if private else None
         if not recall:
             return json.dumps(game.view(viewer), sort_keys=True, separators=(",", ":"))
-        memory = self.recall.memory(game, viewer)
-        who = f"player {player} ({viewer})" if private else "public"
-        return f"{who}, step {memory.steps}, recall {memory.digest.hex()}"
+        public, own = self.recall.digests(game, viewer)
+        if not private:
+            return f"public, step {self.recall.count}, recall {public.hex()}"
+        return f"player {player} ({viewer}), step {self.recall.count}, recall {public.hex()} " \
+               f"{own.hex()}"
 
 
 class LifeboatObserver:
@@ -446,8 +452,11 @@ class LifeboatObserver:
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor[:encoder.size]}
         if recall:
-            self.dict["seen"] = self.tensor[encoder.size:encoder.size + encoder.knowledge_size]
-            self.dict["recall"] = self.tensor[encoder.size + encoder.knowledge_size:]
+            at = encoder.size
+            self.dict["public_recall"] = self.tensor[at:at + DIGEST_WORDS]
+            at += DIGEST_WORDS
+            self.dict["seen"] = self.tensor[at:at + encoder.knowledge_size]
+            self.dict["recall"] = self.tensor[at + encoder.knowledge_size:]
 
     def set_from(self, state: LifeboatState, player: int) -> None:
         self.tensor[:] = state.vector(self.mode, player)

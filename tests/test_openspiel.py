@@ -49,7 +49,7 @@ def test_game_sizes_and_parameters():
     assert game.max_chance_outcomes() == 256
     encoder = Encoder(sample.ruleset, 5)
     assert game.observation_tensor_size() == encoder.size
-    assert game.information_state_tensor_size() == encoder.size + encoder.knowledge_size + 8
+    assert game.information_state_tensor_size() == encoder.size + encoder.knowledge_size + 16
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     with pytest.raises(Exception):
         pyspiel.load_game("python_lifeboat", {"players": 9})
@@ -246,8 +246,8 @@ def test_navigation_cards_seen_are_remembered():
                 state.recall.step(lgame)
                 assert state.information_state_string(player) != \
                     other.information_state_string(player)
-                assert state.recall.memory(lgame, None).digest == \
-                    other.recall.memory(other.game, None).digest
+                assert state.recall.digests(lgame, None) == \
+                    other.recall.digests(other.game, None)
                 found += 1
                 break
             state.apply_action(int(rnd.choice(state.legal_actions())))
