@@ -11,8 +11,9 @@ run, never asserts.
    (``game.legal_ids`` / ``game.apply_id``), game by game in turn so that both see the same
    load. Printed: steps per second of each and the ratio (environment / raw).
 2. The information state at move 10 and at move 200: the CPU seconds of one step (a move,
-   then every player's information-state tensor and string) around move 10 and around move
-   200 of the same games, and the log entries read per step there, with the ratio of the two.
+   then every player's information-state tensor and string) over moves 10-29 and 200-219 of
+   the same games, per log entry the step added (steps add a few entries each; some add
+   more), with the ratio of the two.
 
 CPU time of this process (``time.process_time``): on a shared machine it is what the work
 costs, whatever the load.
@@ -94,19 +95,19 @@ def information_state_cost(games: int, first: int, window: int = 20) -> dict:
         rnd = random.Random(seed)
         move = 0
         while not state.is_terminal() and move < 200 + window:
-            at = 10 if move < 10 + window else 200 if move >= 200 else None
-            read = state.recall.read
+            at = 10 if 10 <= move < 10 + window else 200 if move >= 200 else None
+            log = len(state.game.log)
             began = clock()
             one_step(state, rnd)
             spent = clock() - began
             if at is not None:
                 entry = totals[at]
                 entry[0] += spent
-                entry[1] += state.recall.read - read
+                entry[1] += len(state.game.log) - log
                 entry[2] += 1
             move += 1
-    return {at: {"seconds": s / n, "read": r / n, "steps": n} for at, (s, r, n) in totals.items()
-            if n}
+    return {at: {"seconds": s / r, "entries": r / n, "steps": n}
+            for at, (s, r, n) in totals.items() if n}
 
 
 def main(argv=None) -> int:
@@ -137,12 +138,13 @@ def main(argv=None) -> int:
     cost = information_state_cost(min(args.games, 10), args.seed)
     if 10 in cost and 200 in cost:
         early, late = cost[10], cost[200]
-        print("  one step and every player's information-state tensor and string:")
+        print("  a move, then every player's information-state tensor and string:")
         for at, c in ((10, early), (200, late)):
-            print(f"    around move {at:3}: {c['seconds'] * 1e6:7.0f} us a step, "
-                  f"{c['read']:.1f} log entries read a step ({c['steps']} steps)")
-        print(f"    ratio move 200 / move 10: {late['seconds'] / early['seconds']:.2f}x time, "
-              f"{late['read'] / early['read']:.2f}x entries read")
+            print(f"    moves {at}-{at + 19}: {c['seconds'] * c['entries'] * 1e6:7.0f} us a step, "
+                  f"{c['seconds'] * 1e6:6.1f} us per log entry it added ({c['entries']:.1f} "
+                  f"entries a step, {c['steps']} steps)")
+        print(f"    ratio move 200 / move 10, per log entry added: "
+              f"{late['seconds'] / early['seconds']:.2f}x")
     return 0
 
 
