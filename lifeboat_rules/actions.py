@@ -82,7 +82,12 @@ class ActionType:
     that it agrees with ``moves``. ``windows`` (a free type only): the decision kinds of the
     windows in which some of its moves are window actions (R-WIN-1), and
     ``window_action(game, window, by, values)`` says which (a fighter's drink of Liquid
-    Courage); such a move is listed and taken as the window's action there (R-WIN-2)."""
+    Courage); such a move is listed and taken as the window's action there (R-WIN-2).
+    ``may(game, window, by)`` (a window's own type) and ``window_may(game, window, by)`` (a
+    free type in ``windows``): whether, as far as every player can tell, ``by`` may take it
+    there, from public facts alone (R-WIN-2: who is pending is public); leave it None when the
+    type needs nothing hidden (its ``available``/``moves`` then answer). A type that needs a
+    hand card must give it, or who is pending tells who holds what."""
     name: str
     rule: str
     check: Callable[..., Refusal | None]
@@ -97,6 +102,8 @@ class ActionType:
     available: Callable | None = None
     windows: tuple = ()
     window_action: Callable | None = None
+    may: Callable | None = None
+    window_may: Callable | None = None
 
     @property
     def free(self) -> bool:

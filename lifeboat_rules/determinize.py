@@ -15,9 +15,11 @@ see, keeping everything it has seen, so that a search over copies never looks at
 
 What ``c`` knows comes from its own log (``game.events_for(c)``) and its view now; the cards
 it looked at while picking a supply card are found from the public moves of the log. The copy
-also keeps what the view shows of the others: in an open window, the characters pending are
-exactly those that have a window action (R-WIN-2), so a pending character is dealt a hand that
-has one and a character that is not pending a hand that has none.
+also keeps what the view shows of the others. Who is pending in a window follows from public
+facts alone (R-WIN-2), so it tells nothing to keep; only under the option ``window_pending:
+holders`` (R-WIN-3), where the characters pending are exactly those that have a window action,
+is a pending character dealt a hand that has one and a character that is not pending a hand
+that has none.
 
 Not modelled: what a player might infer from the others' earlier choices (a pass in an
 earlier thirst window says nothing here about that hand now), and the contents of trade offers
@@ -127,7 +129,9 @@ def _deal_provisions(game: "Game", copy: "Game", viewer: str, events: list, view
     top = game.top
     window = top if isinstance(top, Window) else None
     constrained = []
-    if window is not None:
+    # R-WIN-2: who is pending follows from public facts and says nothing of a hand; under
+    # window_pending: holders (R-WIN-3) it tells who has a window action, and a copy keeps that
+    if window is not None and game.rules.window_holders:
         pending = {d.by for d in game.pending}
         hands = {who: cards for who, cards in places if who is not None}
         constrained = [(who, hands[who], who in pending) for who in window.candidates(game)

@@ -261,6 +261,7 @@ def lose(game: "Game", who: str, cause: str) -> None:
         move(game, card, hand(who), REMOVED)
     for card in character.front[:]:
         move(game, card, front(who), REMOVED)
+        state.removed_face_up.append(card)   # everyone saw it go (R-WIN-2)
     for marker in character.markers[:]:
         mark(game, who, marker, False)
     if who in state.seats:

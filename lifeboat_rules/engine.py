@@ -319,6 +319,8 @@ class Game:
                          self._action_secret(atype, by, values) if atype.private else None)
             stack = self.state.stack
             stage = stack[-1] if stack else None
+            if rules.window_holders and isinstance(stage, Window) and atype.free:
+                stage.before_free(self, atype, by, values)
             hook = rules.resolve_hook
             if hook is None or not hook(game=self, action=build(by, values)):
                 atype.resolve(self, stage, by, *values)

@@ -382,6 +382,7 @@ class Rules:
     fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
     flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
     kind_sets: dict = attrs.field(init=False, factory=dict)   # see ``kinds_with``
+    window_holders: bool = attrs.field(init=False)  # option window_pending: holders (R-WIN-3)
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
@@ -422,6 +423,7 @@ class Rules:
                           if info.effect}
         self.parasol_kinds = frozenset(k for k, e in self.effect_of.items() if e == "parasol")
         self.round_markers = tuple(m.name for m in self.markers.values() if m.round)
+        self.window_holders = self.options.get("window_pending") == "holders"
         self.phase_begin = dict(self.phases)
         order = [phase for phase, _ in self.phases]
         self.phase_after = dict(zip(order, order[1:] + [None]))

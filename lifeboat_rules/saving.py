@@ -379,6 +379,8 @@ def _check_state(ruleset: Ruleset, state: State) -> None:
     zones += [(f"characters.{cid}.{z}", getattr(c, z)) for cid, c in chars.items()
               for z in ("hand", "front")]
     _each_once(table.kinds, zones, "card", problem)
+    if any(c not in state.removed for c in state.removed_face_up):
+        problem("removed_face_up", "a card removed face up is among the removed cards")
     nav_zones = [("navigation", state.navigation), ("drawn", state.drawn),
                  ("rowing_pile", state.rowing_pile),
                  ("current", [state.current] if state.current is not None else [])]

@@ -71,8 +71,10 @@ class Stage:
 class Window(Stage):
     """A window (R-WIN-1): several characters may act in any order.
 
-    Pending are the characters that have a window action and have not passed since the last
-    window action by anyone (R-WIN-2); it closes when none is pending. ``CLAIMS`` names free
+    Pending are the characters that may take a window action as far as every player can
+    tell (``may_act``: public facts alone) and have not passed since the last window action
+    by anyone (R-WIN-2); with the option ``window_pending: holders``, those that have one with
+    the cards they hold (``has_action``, R-WIN-3). It closes when none is pending. ``CLAIMS`` names free
     action types (R-PLAY-1) whose moves may be window actions here (``claims`` says which); a
     plugin's free type adds itself to a window's claims by naming the window's kind in its
     ``windows`` (``ActionType.windows``, ``ActionType.window_action``).
@@ -107,8 +109,16 @@ class Window(Stage):
         return bool(test(game, self, by, values))
 
     def has_action(self, game: "Game", who: str) -> bool:
+        """Whether ``who`` has a window action here with the cards it actually holds (R-WIN-3;
+        a program that knows every hand may ask it, a player may not)."""
         return self._has_action(game, who, game.rules.kind_types.get(self.KIND, ()),
                                 self._claimed_types(game))
+
+    def may_act(self, game: "Game", who: str) -> bool:
+        """Whether, as far as every player can tell, ``who`` may take a window action here
+        (R-WIN-2): public facts alone, never a hand's contents."""
+        return self._may_act(game, who, game.rules.kind_types.get(self.KIND, ()),
+                             self._claimed_types(game))
 
     def _claimed_types(self, game: "Game") -> list:
         types = game.rules.types
@@ -129,6 +139,20 @@ class Window(Stage):
                 return True
         return False
 
+    def _may_act(self, game: "Game", who: str, own: tuple, claimed: list) -> bool:
+        """``may_act`` with the types looked up once. A type without ``may`` needs nothing
+        hidden, so its own listing answers."""
+        for atype in own:
+            if atype.may is not None:
+                if atype.may(game, self, who):
+                    return True
+            elif self._has_action(game, who, (atype,), []):
+                return True
+        for atype in claimed:
+            if self.claims_may(game, atype, who):
+                return True
+        return False
+
     def claims_any(self, game: "Game", atype: "ActionType", who: str) -> bool:
         """Whether some move of the free type ``atype`` by ``who`` is a window action here
         (``claims`` of one of its moves). A window may answer faster for its own ``CLAIMS``
@@ -140,18 +164,44 @@ class Window(Stage):
                 return True
         return False
 
+    def claims_may(self, game: "Game", atype: "ActionType", who: str) -> bool:
+        """``claims_any`` as every player can tell it (R-WIN-2). Here: the type's own
+        ``window_may`` where it names this window's kind; a window answers itself for its
+        ``CLAIMS``. A type without ``window_may`` is taken to need nothing hidden."""
+        test = atype.window_may
+        if test is None or self.KIND not in atype.windows:
+            return self.claims_any(game, atype, who)
+        return bool(test(game, self, who))
+
     def pending(self, game: "Game") -> list:
         passed = self.passed
         own = game.rules.kind_types.get(self.KIND, ())
         claimed = self._claimed_types(game)
-        has_action = self._has_action
+        # R-WIN-2: public facts decide; R-WIN-3 (window_pending: holders): the hands do
+        test = self._has_action if game.rules.window_holders else self._may_act
         return [c for c in self.candidates(game)
-                if c not in passed and has_action(game, c, own, claimed)]
+                if c not in passed and test(game, c, own, claimed)]
 
     def is_window_action(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> bool:
         if atype.free:
             return atype.name in self.claimed(game) and self.claims(game, atype, by, values)
         return self.KIND in atype.kinds
+
+    def before_free(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> None:
+        """Under ``window_pending: holders`` (R-WIN-3), before a free move that is not this
+        window's action: the characters the default would ask that have nothing to play are
+        taken to have passed, as they would have under the default before anyone moved on.
+        So a free move that gives one of them something to do (another's drink lets Madame
+        Wong share it) waits, under both options, for someone's window action."""
+        if self.is_window_action(game, atype, by, values):
+            return
+        own = game.rules.kind_types.get(self.KIND, ())
+        claimed = self._claimed_types(game)
+        passed = self.passed
+        for who in self.candidates(game):
+            if (who not in passed and self._may_act(game, who, own, claimed)
+                    and not self._has_action(game, who, own, claimed)):
+                passed.append(who)
 
     def after(self, game: "Game", atype: "ActionType", by: str, values: tuple) -> None:
         """Any window action by anyone makes everyone pending again (R-WIN-2)."""

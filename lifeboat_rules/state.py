@@ -98,6 +98,7 @@ class Table:
     card_index: dict = attrs.field(init=False, eq=False, repr=False)
     nav_index: dict = attrs.field(init=False, eq=False, repr=False)
     _navcards_data: dict | None = attrs.field(init=False, eq=False, repr=False, default=None)
+    _counts: dict = attrs.field(init=False, eq=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self):
         # one order whatever order the ids came in (a saved game's keys have none): the
@@ -121,6 +122,13 @@ class Table:
             object.__setattr__(self, "_navcards_data", found)
         return found
 
+    def count_of(self, kinds: frozenset) -> int:
+        """How many cards of the game are of one of ``kinds`` (worked out once per set)."""
+        found = self._counts.get(kinds)
+        if found is None:
+            found = self._counts[kinds] = sum(1 for k in self.kinds.values() if k in kinds)
+        return found
+
     def data(self) -> tuple[dict, dict]:
         """``(kinds, navcards)`` as a saved game holds them (copies)."""
         return dict(self.kinds), copy_json(self.navcards_data)
@@ -141,6 +149,8 @@ class State:
     passing: list = names(CARD, doc="supply cards being passed round (R-SUPPLY-1)")
     discard: list = names(CARD)
     removed: list = names(CARD, doc="out of the game: removed at setup, lost at sea, eaten")
+    removed_face_up: list = names(CARD, doc="those of ``removed`` that left the game face up, "
+                                            "in everyone's sight (R-WIN-2)")
     navigation: list = names(NAVCARD, doc="the navigation deck, top first")
     drawn: list = names(NAVCARD, doc="in the rower's (or the flare's) hands")
     rowing_pile: list = names(NAVCARD, doc="first placed first")

@@ -235,45 +235,53 @@ def check_seagulls(game: Game) -> None:
         assert 0 <= state.seagulls < limit, f"{state.seagulls} seagulls and the game goes on"
 
 
-def can_drink(game, who: str) -> bool:
-    """Liquid Courage (R-LC-1, R-WONG-2), recomputed: an awake character that has not drunk
-    this round holds a Liquid Courage not drunk this round, or is Madame Wong and another
-    character has drunk this round (a card is marked drunk)."""
-    state = game.state
-    character = state.characters[who]
-    if "drink" not in game.rules.types or not character.awake or "drank" in character.markers:
-        return False
-    drunk = state.card_markers.get("drunk", [])
-    if who == "madame_wong" and drunk:
-        return True
-    return any(state.table.kinds[c] == "liquid_courage" and c not in drunk
-               for c in character.hand + character.front)
-
-
 def window_candidates(game, top) -> list:
-    """Who has a window action in an open window, recomputed from the rules (R-WIN-1): the
-    base game's windows, the Cannibalism objection window, and a fighter's drink of Liquid
-    Courage. Any other window fails: a new window needs its rule written here."""
+    """Who may act in an open window, recomputed from the rules (R-WIN-1): the base game's
+    windows, the Cannibalism objection window, and a fighter's drink of Liquid Courage. By
+    default (R-WIN-2) from public facts alone: a hand that is not empty may hold any card not
+    in plain sight elsewhere; with ``window_pending: holders`` (R-WIN-3) from the cards held.
+    Any other window fails: a new window needs its rule written here."""
     state = game.state
     chars = state.characters
     provisions = game.rules.content.provisions
     kinds = state.table.kinds
     awake = [c for c in state.seats if chars[c].awake]
+    holders = game.ruleset.options.get("window_pending") == "holders"
+    in_sight = set(state.discard) | set(state.removed_face_up)
+    for character in chars.values():
+        in_sight.update(character.front)
 
-    def holds(who, test, front=True):
-        cards = chars[who].hand + (chars[who].front if front else [])
-        return any(test(provisions[kinds[c]]) for c in cards)
+    def in_hand(who, test, unusable=()):
+        if holders:
+            return any(test(provisions[kinds[c]]) and c not in unusable for c in chars[who].hand)
+        # R-WIN-2: any card of that kind not in plain sight may be in a hand that is not empty
+        return bool(chars[who].hand) and any(
+            test(provisions[k]) and c not in in_sight and c not in unusable
+            for c, k in kinds.items())
+
+    def in_front(who, test, unusable=()):
+        return any(test(provisions[kinds[c]]) and c not in unusable for c in chars[who].front)
+
+    def drink(who):                                                        # R-LC-1, R-WONG-2
+        character = chars[who]
+        if "drink" not in game.rules.types or "drank" in character.markers:
+            return False
+        drunk = state.card_markers.get("drunk", [])
+        if who == "madame_wong" and drunk:
+            return True
+        lc = (lambda p: p is provisions.get("liquid_courage"))
+        return in_front(who, lc, drunk) or in_hand(who, lc, drunk)
 
     if isinstance(top, FightWindow):
         fighters = set(top.attackers) | set(top.defenders)
         return [c for c in awake if c not in fighters
-                or holds(c, lambda p: p.weapon > 0, front=False)           # R-FIGHT-2
-                or can_drink(game, c)]                                     # R-LC-1, R-WONG-2
+                or in_hand(c, lambda p: p.weapon > 0)                      # R-FIGHT-2
+                or drink(c)]
     if isinstance(top, OverboardWindow):
         fallen_awake = [c for c in top.fallen if c in state.seats and chars[c].awake]
         found = [c for c in awake
-                 if (fallen_awake and holds(c, lambda p: p.preserver, front=False))
-                 or holds(c, lambda p: p.chum)]                            # R-OVER-2
+                 if (fallen_awake and in_hand(c, lambda p: p.preserver))
+                 or in_front(c, lambda p: p.chum) or in_hand(c, lambda p: p.chum)]   # R-OVER-2
         if "shark" in game.rules.types:                                    # R-SHARK-2
             found += [c for c, ch in chars.items() if ch.ghost and c not in top.called]
         return found
@@ -281,7 +289,8 @@ def window_candidates(game, top) -> list:
         thirsty = [c for c, n in top.thirst.items() if n > 0 and c in state.seats and chars[c].alive]
         if not thirsty:
             return []
-        return [c for c in awake if holds(c, lambda p: p.quenches > 0)]    # R-THIRST-2
+        return [c for c in awake if in_front(c, lambda p: p.quenches > 0)
+                or in_hand(c, lambda p: p.quenches > 0)]                   # R-THIRST-2
     if isinstance(top, ObjectWindow):
         return [c for c in awake if c != top.user and c not in top.objectors]   # R-CANN-2
     raise AssertionError(f"no rule here for who may act in a {type(top).__name__} window")
@@ -346,16 +355,24 @@ def check_pending(game: Game, strict: bool = True) -> None:
         types = {atype.name for atype, _ in moves}
         if who in who_pending:
             if isinstance(top, Window):
-                # a weapon or a life preserver may be this window's action (claimed free moves)
-                assert (types & (stage_types - {"pass"})) or any(
-                    atype.free and top.claims(game, atype, who, values) for atype, values in moves), \
-                    f"{who} is pending with no action of the {kind} window listed"
+                assert "pass" in types, f"{who} is pending in the {kind} window but may not pass"
+                if game.rules.window_holders:
+                    # R-WIN-3: a pending character has a window action listed (a weapon or a
+                    # life preserver may be the window's action: claimed free moves)
+                    assert (types & (stage_types - {"pass"})) or any(
+                        atype.free and top.claims(game, atype, who, values)
+                        for atype, values in moves), \
+                        f"{who} is pending with no action of the {kind} window listed"
             else:
                 decided = types - free
                 assert decided and decided <= stage_types, \
                     f"{who} is pending for a {kind} with actions {sorted(types)}"
         else:
             assert types <= free, f"{who} is not pending yet has {sorted(types - free)} listed"
+            if isinstance(top, Window) and who not in top.passed and who in top.candidates(game):
+                # R-WIN-2: whoever has a window action is pending (the public test may ask
+                # more characters, never fewer)
+                assert not top.has_action(game, who), f"{who} has a {kind} window action but is not pending"
             if not chars[who].awake:
                 assert not moves, f"{who} is {chars[who].status} yet has actions listed (R-STATUS)"
 

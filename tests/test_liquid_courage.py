@@ -64,7 +64,7 @@ def test_the_content_of_the_expansion():
         "all_except": ["sir_stephen", "madame_wong", "lady_lauren", "the_kid"]}
     options = lr.load_ruleset("all_in_one").options
     assert options == {"swap_turn_order": "swapped_acts_next", "rowing": "keep_one",
-                       "rowing_marker": "always"}
+                       "rowing_marker": "always", "window_pending": "public"}
     classic = lr.load_ruleset("classic").content
     assert "madame_wong" not in classic.characters and "liquid_courage" not in classic.provisions
 

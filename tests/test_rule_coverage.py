@@ -14,6 +14,8 @@ from pathlib import Path
 
 from lifeboat_rules.scenario import load_file, scenario_files
 
+from reference_lists import citations, rewritten
+
 TESTS = Path(__file__).parent
 SCENARIOS = TESTS / "scenarios"
 
@@ -86,3 +88,11 @@ def test_scenarios_cite_only_rulings_that_exist():
     assert not unknown, f"scenarios cite rulings docs/rules.md does not have: {unknown}"
 
 
+
+
+def test_the_reference_lists_what_checks_each_ruling():
+    # docs/rules.md's "Checked by" lists are exactly the scenarios and marked tests citing
+    # each ruling (python tests/reference_lists.py rewrites them)
+    text = RULES_MD.read_text(encoding="utf-8")
+    assert rewritten(text, citations()) == text, \
+        "docs/rules.md's Checked by lists are out of date: run python tests/reference_lists.py"

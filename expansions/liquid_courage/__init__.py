@@ -32,7 +32,7 @@ from lifeboat_rules import effects, hookimpl
 from lifeboat_rules.actions import FREE, ActionType, Domain, Param
 from lifeboat_rules.content import merge_file
 from lifeboat_rules.records import Kind, Marker, Refusal, front, hand
-from lifeboat_rules.rules.cards import hand_then_front
+from lifeboat_rules.rules.cards import hand_then_front, may_hold
 
 LIFEBOAT_KIND = "expansion"
 
@@ -40,6 +40,7 @@ CONTENT = os.path.join(os.path.dirname(__file__), "content.yaml")
 
 WONG = "madame_wong"
 LIQUID_COURAGE = "liquid_courage"   # the provision kind that is drunk
+LIQUID_COURAGE_KINDS = frozenset([LIQUID_COURAGE])
 DRANK = "drank"                      # on a character that drank this round
 DRUNK = "drunk"                      # on a card drunk this round
 STRENGTH = 3                         # R-LC-2: in every fight for the rest of the round
@@ -127,9 +128,29 @@ def _fighter(game, window, by: str, values: tuple) -> bool:
     return window.in_fight(by)
 
 
+def _fighter_may(game, window, by: str) -> bool:
+    """R-WIN-2: whether, as far as every player can tell, a participant may drink: it has not
+    drunk this round, and a Liquid Courage not drunk this round lies before it or may be in
+    its hand (the cards drunk this round are marked for all to see), or it is Madame Wong
+    and another drank (R-WONG-2)."""
+    if not window.in_fight(by):
+        return False
+    state = game.state
+    if DRANK in state.characters[by].markers:
+        return False
+    if by == WONG and someone_drank(game):
+        return True
+    drunk = state.card_markers.get(DRUNK, ())
+    kinds = state.table.kinds
+    if any(kinds[c] == LIQUID_COURAGE and c not in drunk for c in state.characters[by].front):
+        return True
+    return may_hold(game, by, LIQUID_COURAGE_KINDS, unusable=drunk)
+
+
 DRINK = ActionType("drink", "R-LC-1", _drink_check, _drink_moves, _drink_resolve,
                    params=(Param("card", Domain.CARD, optional=True, source=hand_then_front),),
-                   kinds=(FREE,), windows=(Kind.FIGHT,), window_action=_fighter)
+                   kinds=(FREE,), windows=(Kind.FIGHT,), window_action=_fighter,
+                   window_may=_fighter_may)
 
 
 @hookimpl

@@ -55,6 +55,46 @@ def has_in_hand(game: "Game", who: str, attribute: str) -> bool:
     return False
 
 
+def may_hold(game: "Game", who: str, wanted: frozenset, unusable=()) -> bool:
+    """R-WIN-2: whether, as far as every player can tell, ``who`` may hold in hand a card of a
+    kind in ``wanted``: its hand is not empty (hand sizes are public) and some such card is
+    not publicly where it cannot be in a hand (face up in front of anyone, discarded, gone
+    face up with a character that left the game, or among ``unusable``: cards everyone knows
+    cannot serve). A card in the supply deck, set aside unseen or in any hand may be anywhere
+    unseen. Asks nothing of any hand's contents."""
+    state = game.state
+    if not state.characters[who].hand:
+        return False
+    kinds = state.table.kinds
+    placed = [c for c in state.discard if kinds[c] in wanted]
+    placed += [c for c in state.removed_face_up if kinds[c] in wanted]
+    for character in state.characters.values():
+        if character.front:
+            placed += [c for c in character.front if kinds[c] in wanted]
+    if unusable:
+        placed = set(placed)
+        placed.update(c for c in unusable if kinds[c] in wanted)
+    return state.table.count_of(wanted) > len(placed)
+
+
+def may_hold_with(game: "Game", who: str, attribute: str) -> bool:
+    """``may_hold`` for the kinds whose ``attribute`` is set (``Rules.kinds_with``)."""
+    rules = game.rules
+    return may_hold(game, who, rules.kind_sets.get(attribute) or rules.kinds_with(attribute))
+
+
+def has_in_front(game: "Game", who: str, attribute: str) -> bool:
+    """Whether a card whose kind has ``attribute`` set lies face up in front of ``who``
+    (public: a card face up that can be played from there makes its holder pending, R-WIN-2)."""
+    rules = game.rules
+    wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
+    kinds = game.state.table.kinds
+    for card in game.state.characters[who].front:
+        if kinds[card] in wanted:
+            return True
+    return False
+
+
 def hand_then_front(game: "Game", who: str, values=None) -> tuple:
     """Where a card an action names by kind is taken from: hand first, then in front."""
     character = game.state.characters[who]

@@ -11,7 +11,7 @@ from ..hookspecs import hookimpl
 from ..records import Kind, Marker, Refusal, Side
 from ..stages import Window
 from ..state import Stake
-from .cards import has_in_hand, weapons
+from .cards import has_in_hand, may_hold_with, weapons
 
 if TYPE_CHECKING:
     from ..actions import ActionType as Type
@@ -65,6 +65,13 @@ class FightWindow(Window):
             return Window.claims_any(self, game, atype, who)
         # every card in hand may be played (R-PLAY-1): a fighter's weapon among them is the claim
         return (who in self.attackers or who in self.defenders) and has_in_hand(game, who, "weapon")
+
+    def claims_may(self, game: "Game", atype: "Type", who: str) -> bool:
+        if atype.name != "play":
+            return Window.claims_may(self, game, atype, who)
+        # R-WIN-2: every awake participant may hold a weapon, unless its hand is empty or
+        # every weapon is publicly elsewhere
+        return (who in self.attackers or who in self.defenders) and may_hold_with(game, who, "weapon")
 
     def side_strength(self, game: "Game", side: list) -> int:
         return sum(strength(game, who) for who in side)

@@ -10,7 +10,8 @@ from ..declare import CHARACTER, flag, names, state
 from ..hookspecs import hookimpl
 from ..records import DISCARD, Kind, Refusal, front
 from ..stages import Window
-from .cards import has_in_hand, has_preserver, hand_then_front, holding, zone_of
+from .cards import (has_in_front, has_in_hand, has_preserver, hand_then_front, holding,
+                    may_hold_with, zone_of)
 
 if TYPE_CHECKING:
     from ..actions import ActionType as Type
@@ -47,6 +48,14 @@ class OverboardWindow(Window):
         # still on board and awake (the targets ``preserve`` lists)
         chars = game.state.characters
         return has_in_hand(game, who, "preserver") and any(
+            t in game.state.seats and chars[t].awake for t in self.fallen)
+
+    def claims_may(self, game: "Game", atype: "Type", who: str) -> bool:
+        if atype.name != "preserve" or not self.fallen:
+            return Window.claims_may(self, game, atype, who)
+        # R-WIN-2: a preserver may be in a hand, and a fallen character is awake on board
+        chars = game.state.characters
+        return may_hold_with(game, who, "preserver") and any(
             t in game.state.seats and chars[t].awake for t in self.fallen)
 
     def shark_comes(self, game: "Game") -> bool:
@@ -143,10 +152,15 @@ def _chum_resolve(game: "Game", stage: OverboardWindow, by: str, card: str) -> N
                         "kind": game.state.table.kinds[card]})
 
 
+def _chum_may(game: "Game", stage: OverboardWindow, by: str) -> bool:
+    # R-WIN-2: chum face up in front of it, or chum that may be in its hand
+    return has_in_front(game, by, "chum") or may_hold_with(game, by, "chum")
+
+
 CHUM = ActionType("chum", "R-OVER-2", _chum_check, _chum_moves, _chum_resolve,
                   params=(Param("card", Domain.CARD, optional=True, alias=True,
                                 default=_chum_default, source=hand_then_front),),
-                  kinds=(Kind.OVERBOARD,))
+                  kinds=(Kind.OVERBOARD,), may=_chum_may)
 
 
 @hookimpl

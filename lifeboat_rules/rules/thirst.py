@@ -10,7 +10,7 @@ from ..declare import counts, state
 from ..hookspecs import hookimpl
 from ..records import DISCARD, Kind, Refusal
 from ..stages import Window
-from .cards import hand_then_front, holding, info, zone_of
+from .cards import hand_then_front, has_in_front, holding, info, may_hold_with, zone_of
 
 if TYPE_CHECKING:
     from ..content import NavigationCard
@@ -142,11 +142,18 @@ def _water_available(game: "Game", stage: ThirstWindow, by: str) -> bool:
     return bool(waters(game, by)) and bool(stage.thirsty(game))
 
 
+def _water_may(game: "Game", stage: ThirstWindow, by: str) -> bool:
+    # R-WIN-2: someone is thirsty, and water lies face up before it or may be in its hand
+    return bool(stage.thirsty(game)) and (has_in_front(game, by, "quenches")
+                                          or may_hold_with(game, by, "quenches"))
+
+
 WATER = ActionType("water", "R-THIRST-2", _water_check, _water_moves, _water_resolve,
                    params=(Param("target", Domain.CHARACTER),
                            Param("card", Domain.CARD, optional=True, alias=True,
                                  default=_water_default, source=hand_then_front)),
-                   kinds=(Kind.THIRST,), available=_water_available)
+                   kinds=(Kind.THIRST,), available=_water_available,
+                   may=_water_may)
 
 
 @hookimpl

@@ -459,4 +459,6 @@ def lifeboat_options():
         "swap_turn_order": {"default": "fixed", "values": ["fixed", "swapped_acts_next"]},
         "rowing": {"default": "each", "values": ["each", "keep_one"]},
         "rowing_marker": {"default": "if_kept", "values": ["if_kept", "always"]},
+        # who is pending in a window: public facts (R-WIN-2) or the cards held (R-WIN-3)
+        "window_pending": {"default": "public", "values": ["public", "holders"]},
     }
