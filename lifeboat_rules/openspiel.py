@@ -268,6 +268,7 @@ class LifeboatState(pyspiel.State):
         self.seats: list = []
         self.recall = None          # encoding.Recall, once dealt
         self.vectors = Vectors(-1)
+        self.to_move = (-1, None)   # (step, current player)
 
     @property
     def game(self):
@@ -279,16 +280,18 @@ class LifeboatState(pyspiel.State):
     def current_player(self):
         if self.dealt is None:
             return pyspiel.PlayerId.CHANCE
-        game = self.dealt.game
-        if game.state.over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.seats.index(game.pending[0].by)
+        step = self.recall.count
+        if self.to_move[0] != step:     # asked many times a step: worked out once
+            game = self.dealt.game
+            player = pyspiel.PlayerId.TERMINAL if game.state.over else \
+                self.seats.index(game.pending[0].by)
+            self.to_move = (step, player)
+        return self.to_move[1]
 
     def _legal_actions(self, player):
-        game = self.game
-        if game is None or game.state.over or player != self.current_player():
+        if self.dealt is None or player != self.current_player() or player < 0:
             return []
-        return game.legal_ids(self.seats[player])
+        return self.dealt.game.legal_ids(self.seats[player])
 
     def legal_actions(self, player=None):
         """As OpenSpiel's, answered here for Python callers (``rl_environment``) without the
@@ -353,6 +356,8 @@ class LifeboatState(pyspiel.State):
         world = self.dealt.game.determinize(character, seed)
         other.dealt = Dealt(world)
         other.recall = self.recall.resampled(world, character)
+        other.vectors = Vectors(-1)
+        other.to_move = (-1, None)
         return other
 
     def __str__(self):

@@ -169,6 +169,7 @@ def world_at_the_deal(game, state, player):
     other.seats = lgame.state.seats[:]
     other.recall = Recall(game.encoder, lgame, other.seats)
     other.vectors = lifeboat_rules.openspiel.Vectors(-1)
+    other.to_move = (-1, None)
     return other
 
 
