@@ -17,6 +17,7 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 import lifeboat_rules as lr  # noqa: E402
 import lifeboat_rules.openspiel  # noqa: E402,F401  (registers python_lifeboat)
 from lifeboat_rules.encoding import Encoder, Recall  # noqa: E402
+from lifeboat_rules.stages import Window  # noqa: E402
 
 
 def dealt(game, seed_bytes=(7, 1, 0, 0)):
@@ -414,3 +415,31 @@ def test_mcts_bot_plays_against_uniform_random_bots():
         returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
         assert len(returns) == 4 and sum(returns) == pytest.approx(1.0)
         assert all(r in (0.0, 1.0, 0.5, 1 / 3, 0.25) for r in returns)
+
+
+def test_the_holders_option_is_followed_as_given(tmp_path):
+    """By default who is pending follows public facts (R-WIN-2): a window asks characters
+    with nothing to play, who can only pass. A ruleset with ``window_pending: holders``
+    (R-WIN-3) is followed as given: it asks only those with something to play. Either way
+    the current player is the first pending decision's, with its legal actions."""
+    path = tmp_path / "holders.yaml"
+    path.write_text("extends: classic\noptions: {window_pending: holders}\n", encoding="utf-8")
+    passes_only = {}
+    for name, params in (("public", {}), ("holders", {"ruleset": str(path)})):
+        game = pyspiel.load_game("python_lifeboat", {"players": 5, **params})
+        rnd = np.random.default_rng(1)
+        passes_only[name] = 0
+        for number in range(4):
+            state = dealt(game, (number, 6, 0, 0))
+            while not state.is_terminal():
+                lgame = state.game
+                who = lgame.pending[0].by
+                assert state.current_player() == state.seats.index(who)
+                assert state.legal_actions() == lgame.legal_ids(who)
+                window = lgame.top
+                if isinstance(window, Window):
+                    acts = [atype for atype, values in lgame.moves(who) if atype.name != "pass"
+                            and (not atype.free or window.claims(lgame, atype, who, values))]
+                    passes_only[name] += not acts
+                state.apply_action(int(rnd.choice(state.legal_actions())))
+    assert passes_only["public"] > 0 and passes_only["holders"] == 0, passes_only

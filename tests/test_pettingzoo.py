@@ -257,3 +257,15 @@ def test_single_seat_passes_gymnasiums_env_checker():
     one.reset(seed=11)
     illegal = int(np.flatnonzero(one.action_masks() == 0)[0])
     assert one.step(illegal)[1:3] == (-1.0, True)
+
+
+def test_the_holders_option_passes_the_api_test():
+    """A ruleset with ``window_pending: holders`` (R-WIN-3) is followed as given."""
+    holders = {"name": "classic-holders", "extends": "classic",
+               "options": {"window_pending": "holders"}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(holders, players=5, seed=3), num_cycles=200)
+    e = env(holders, players=5, seed=3)
+    e.reset()
+    assert e.unwrapped.game.rules.window_holders
