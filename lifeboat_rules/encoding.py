@@ -191,13 +191,17 @@ class Encoder:
         self._count(out, CHARACTER_FLAGS + S, [kinds[c] for c in front])
         return out
 
-    def private(self, game, character: str, out: list) -> list:
+    def private(self, game, character: str, out: list, deciding=None) -> list:
         """``out`` (a copy of ``public(game)``) with ``character``'s own parts filled in: the
         vector ``observation(game, character)`` gives. What it reads is what its view shows
-        only to it: its love and hate, its hand, its decision."""
+        only to it: its love and hate, its hand, its decision. (``deciding``: the characters
+        pending now, when the caller has them.)"""
         me = game.state.characters[character]
         kinds = game.state.table.kinds
-        decision = decision_of(game, character)
+        if deciding is not None and character not in deciding:
+            decision = None
+        else:
+            decision = decision_of(game, character)
         if decision is not None:
             self.encode_private(out, character, me.love, me.hate, [kinds[c] for c in me.hand],
                                 decision)

@@ -244,6 +244,7 @@ class Vectors:
         self.step = step
         self.public = None
         self.recall = None      # with the public digest after it
+        self.deciding: set = set()
 
     def __deepcopy__(self, memo):
         return Vectors(-1)
@@ -407,6 +408,7 @@ class LifeboatState(pyspiel.State):
         if vectors.step != self.recall.count:
             vectors = self.vectors = Vectors(self.recall.count)
             vectors.public = encoder.public(game)
+            vectors.deciding = {d.by for d in game.pending}
         viewer = self.seats[player] if private else None
         if recall:
             public, own = self.recall.numbers(game, viewer)
@@ -416,7 +418,7 @@ class LifeboatState(pyspiel.State):
         else:
             values = vectors.public[:]
         if private:
-            encoder.private(game, viewer, values)
+            encoder.private(game, viewer, values, vectors.deciding)
         return values
 
     def text(self, mode: tuple, player: int) -> str:

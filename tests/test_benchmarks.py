@@ -8,6 +8,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -35,3 +37,12 @@ def test_bytecodes_counts_the_work_of_a_step():
         assert instructions > 100, (name, instructions)
     assert "integer API / liars poker, by instructions" in out
     assert "functions executing the most instructions" in out
+
+
+def test_adapters_prints_the_ratios():
+    """benchmarks/adapters.py: rl_environment beside the integer API, and the information
+    state's cost early and late (OpenSpiel, from the rl extra)."""
+    pytest.importorskip("pyspiel", reason="needs the rl extra: pip install -e '.[rl]'")
+    out = run("benchmarks/adapters.py", "--games", "2")
+    assert "ratio rl_environment / raw:" in out
+    assert "ratio move 200 / move 10" in out
