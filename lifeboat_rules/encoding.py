@@ -30,15 +30,20 @@ C characters of the ruleset in content order, K provision kinds, N navigation ca
   per character/3).
 
 Every part but ``me``, ``love``, ``hate``, ``hand`` and ``decision`` is public: ``public(game)``
-builds it once for everyone from ``game.view(None)``, and ``private(game, c, out)`` adds ``c``'s
-own parts (the same numbers as ``observation``; a learning loop that wants every player's
-vector after every move pays for the public part once).
+builds it once for everyone from the fields ``game.view(None)`` shows (the same numbers as
+``encode_public(game.view(None))``), and ``private(game, c, out)`` adds ``c``'s own parts (the
+same numbers as ``observation``; a learning loop that wants every player's vector after every
+move pays for the public part once).
 
 ``Recall`` is what each player remembers, kept up to date move by move for an information
-state (OpenSpiel's): a digest of everything the player observed (``digest``: its own log,
-``game.events_for(c)``, the decision it was shown, who was pending) and ``seen``: per
+state (OpenSpiel's): two chained digests, the public record (what everyone saw at each step:
+the log entries with their secret fields left out, who was pending) and the player's own
+(what only it saw: the secret fields it was let see, the decision it was shown, each with its
+step), which together give back exactly its view and log at every step; and ``seen``: per
 character, the kinds (K counts/3) of cards the player saw go into that character's hand and
-not come out. Each update reads only the log entries added since the last one.
+not come out. Each update reads only the log entries added since the last one, once for all
+the players. ``whole(game, seats)`` is the whole game for a centralised critic (PettingZoo's
+``state()``).
 """
 
 from __future__ import annotations
