@@ -27,17 +27,21 @@ core does not import this module.
   use ``Game.determinize`` (``lifeboat_rules.search``).
 * Observation (``observation_tensor``/``observation_string``): ``encoding.Encoder``'s vector,
   and the player's view as JSON (``Game.view``).
-* Information state (perfect recall): the observation vector, then ``seen`` (the kinds the
-  player saw go into other hands, ``encoding.Recall``), then ``recall``: a 128-bit digest
-  (8 numbers of 16 bits) of everything the player observed, step by step: each step's piece
-  is the log entries it saw (``Game.events_for``), who was pending and the decision it was
-  shown (the supply cards passed to it, the navigation cards it chose from), chained from its
-  character, love and hate. The string is the player, its character, the step and the digest.
-  So two histories the player can tell apart give different strings and tensors, and two it
-  cannot give equal ones (up to a collision of the digest, odds about 2**-128). Both are kept
-  up to date step by step: a step notes who is pending and what each is shown, and asking for
-  a player's information state reads only the log entries since it was last asked, so its
-  cost does not grow with the game. ``LifeboatState.transcript(player)`` lists the pieces.
+* Information state (perfect recall): two chained 128-bit digests (``encoding.Recall``), the
+  public record (one piece a step: the log entries everyone saw, with their secret fields left
+  out, and who was pending) and the player's own (its character, love and hate, then what
+  only it saw, each piece with its step: the secret fields it was let see, the decision it
+  was shown, such as the supply cards passed to it and the navigation cards it chose from).
+  Together they give back exactly its view and log (``Game.events_for``) at every step. The
+  string is the player, its character, the step and both digests; the tensor is the
+  observation vector, ``public_recall`` (the public digest as 8 numbers of 16 bits, k /
+  65536), ``seen`` (the kinds the player saw go into other hands) and ``recall`` (its own
+  digest, 8 numbers). So two histories the player can tell apart give different strings and
+  tensors, and two it cannot give equal ones (up to a collision, odds about 2**-128). Both
+  are kept up to date step by step: a step notes who is pending and what each is shown, and
+  asking for an information state reads only the log entries added since the last time, once
+  for all the players, so its cost does not grow with the game.
+  ``LifeboatState.transcript(player)`` lists the pieces.
 * ``resample_from_infostate(player, sampler)``: a world dealt again through
   ``Game.determinize`` (its seed from ``sampler``), with the same information state for
   ``player``; OpenSpiel's ``ISMCTSBot`` plays the game as it is. The world has no step-by-step
