@@ -99,7 +99,7 @@ def _serve(args) -> int:
         from .web.app import MAX_MESSAGE, create_app
     except ImportError as exc:
         print(f"error: the web table needs the optional extra 'web' ({exc}); install it with "
-              "pip install 'lifeboat-rules[web]'", file=sys.stderr)
+              "pip install '.[web]' in the lifeboat_rules source folder", file=sys.stderr)
         return 2
     if args.max_games < 1:
         raise ValueError("--max-games must be at least 1")
@@ -153,7 +153,7 @@ def main(argv=None) -> int:
                                f"{', '.join(sorted(BOTS))} (default: random players)")
     terminal.set_defaults(run=play)
 
-    serve = sub.add_parser("serve", help="the web table (needs the extra: pip install 'lifeboat-rules[web]')",
+    serve = sub.add_parser("serve", help="the web table (needs the extra: pip install '.[web]' in the source folder)",
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port to listen on")

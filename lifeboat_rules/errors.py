@@ -18,18 +18,23 @@ class IllegalAction(Exception):
 class ContentError(Exception):
     """A content, ruleset, scenario or saved-game document that cannot be used.
 
-    ``where`` names the file (or ``<mapping>``), ``path`` the place inside it, ``problems``
-    lists every problem found when there are several.
+    ``where`` names the file (or ``<mapping>``), ``line`` where in it (``"line 7"``, or
+    ``"parent.yaml, line 7"`` in a file it extends) when the file has one, ``path`` the place
+    inside it, ``problems`` lists every problem found when there are several (each with its
+    line first where it has one).
     """
 
     def __init__(self, message: str, where: str | None = None, path: str | None = None,
-                 problems: list[str] | None = None):
+                 problems: list[str] | None = None, line: str | None = None):
         self.where = where
         self.path = path
+        self.line = line
         self.problems = problems or [message]
         prefix = ""
         if where:
             prefix = f"{where}: "
+        if line:
+            prefix += f"{line}: "
         if path:
             prefix += f"{path}: "
         super().__init__(prefix + message)
@@ -44,4 +49,19 @@ class PluginError(IllegalAction):
 
     def __init__(self, message: str, plugin: str):
         super().__init__(message, rule="plugin")
+        self.plugin = plugin
+
+
+class BrokenPlugin(PluginError, ContentError):
+    """A plugin whose hooks are wrong, found when its ruleset is loaded: a function named
+    ``lifeboat_*`` that is not marked ``@hookimpl``, or a hook implementation whose parameters
+    are not the hook's. It is a ``PluginError`` (``plugin`` names the culprit; the message the
+    module, the file and the line) and, like every problem found while loading, a
+    ``ContentError`` listing every problem of the ruleset."""
+
+    def __init__(self, message: str, where: str | None = None, path: str | None = None,
+                 problems: list[str] | None = None, plugin: str = "(unknown)",
+                 line: str | None = None):
+        ContentError.__init__(self, message, where, path, problems, line)
+        self.rule = "plugin"
         self.plugin = plugin

@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment of Lifeboat (docs/agents.md): ``env(ruleset, players, seed)``.
 
-Needs the optional extra ``rl`` (``pip install 'lifeboat-rules[rl]'``: pettingzoo, gymnasium,
-numpy); the core does not import this module.
+Needs the optional extra ``rl`` (``pip install '.[rl]'`` in the source folder: pettingzoo,
+gymnasium, numpy); the core does not import this module.
 
 * ``env(...)`` is ``raw_env(...)`` in PettingZoo's usual wrappers, as its own classic games
   are: ``TerminateIllegalWrapper`` (an illegal move ends the game, -1 to its player),
