@@ -39,6 +39,7 @@ def test_bytecodes_counts_the_work_of_a_step():
     assert "functions executing the most instructions" in out
 
 
+@pytest.mark.slow   # quicker neighbour in the fast subset: test_bench_prints_the_ratios
 def test_adapters_prints_the_ratios():
     """benchmarks/adapters.py: rl_environment beside the integer API, and the information
     state's cost early and late (OpenSpiel, from the rl extra)."""

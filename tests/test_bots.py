@@ -201,7 +201,7 @@ def counting_moves(monkeypatch, clock: FakeClock) -> list:
     return started
 
 
-@pytest.mark.parametrize("budget", [3.0, 30.0, 300.0])
+@pytest.mark.parametrize("budget", [3.0, 30.0, pytest.param(300.0, marks=pytest.mark.slow)])
 def test_search_budget_is_a_hard_bound(monkeypatch, budget):
     """No engine move of a playout starts at or after the deadline, whatever the budget: a
     playout is abandoned at the deadline, not finished (before, the first world was always

@@ -115,6 +115,7 @@ def test_observations_are_the_players_own():
     assert len(strings) == 6
 
 
+@pytest.mark.slow   # quicker neighbour: test_observations_are_the_players_own
 def test_the_public_part_is_the_public_view():
     """``Encoder.public`` reads the public fields straight from the state: the same numbers as
     encoding ``view(None)``, and with a player's own parts, as encoding its view."""
@@ -186,6 +187,7 @@ def compare(a: Story, b: Story, counts: dict, at_pick: list):
             at_pick.append(p)
 
 
+@pytest.mark.slow   # its quicker neighbour in the fast subset: test_navigation_cards_seen_are_remembered
 def test_information_state_separates_exactly_what_a_player_can_tell_apart():
     """Over many pairs of histories: two a player can tell apart (its view or its log differ
     at some step) give it different information-state strings and tensors, two it cannot give
@@ -376,6 +378,7 @@ def test_utilities():
         assert all(0 <= s <= 67 for s in lgame.result["scores"].values())
 
 
+@pytest.mark.slow   # quicker neighbour: test_resample_from_infostate_keeps_the_information_state
 def test_ismcts_plays_whole_games():
     """OpenSpiel's ``ISMCTSBot`` plays the game as it is: its worlds come from
     ``resample_from_infostate`` (no resampler of ours), its tree is keyed by the information
