@@ -260,6 +260,37 @@ def test_navigation_cards_seen_are_remembered():
     assert found >= 3
 
 
+def test_the_records_read_the_log_as_events_for_shows_it():
+    """The public record reads each log entry as ``events_for(None)`` shows it, and a player's
+    own record adds exactly the entries ``events_for`` shows it otherwise (with their place in
+    the step): the records read the log once for everyone, and this is the check that they
+    read it as each player sees it."""
+    game = pyspiel.load_game("python_lifeboat", {"players": 5})
+    rnd = np.random.default_rng(9)
+    for number in range(3):
+        state = dealt(game, (number, 7, 0, 0))
+        state.information_state_string(0)
+        while not state.is_terminal():
+            lgame = state.game
+            start = len(lgame.log)
+            own_before = {c: state.recall.private[c].pieces for c in state.seats}
+            state.apply_action(int(rnd.choice(state.legal_actions())))
+            state.information_state_string(0)
+            public_piece = state.recall.public[3][0]
+            texts = [repr(e) for e in lgame.events_for(None, start)]
+            assert public_piece.startswith(" ".join(texts) + " ")
+            for character in state.seats:
+                mine = lgame.events_for(character, start)
+                extra = [f"{i}:{e!r}" for i, e in enumerate(mine) if repr(e) != texts[i]]
+                pieces = state.recall.private[character].pieces
+                if pieces is own_before[character]:
+                    assert not extra
+                else:
+                    shown = f"{state.recall.count} {' '.join(extra)}"
+                    assert pieces[0] == shown or pieces[0].startswith(shown), \
+                        (pieces[0], shown)
+
+
 def test_information_state_costs_the_same_late_as_early(monkeypatch):
     """Kept up to date step by step: asking every player's information-state tensor and
     string after a move reads exactly the log entries that move added (each once, for all
