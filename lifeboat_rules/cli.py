@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .bots import BOTS
@@ -46,7 +47,7 @@ def _kind_of(document) -> str:
         # a content file may have a `setup` section too; a scenario's setup names the seats
         if keys & {"steps", "scenarios", "expect"} or (isinstance(setup, dict) and "seats" in setup):
             return "scenario"
-        if keys and keys <= {"characters", "provisions", "navigation", "setup"}:
+        if keys and keys <= {"characters", "provisions", "navigation", "setup", "words"}:
             return "content"
         if "setup" in keys and not keys & RULESET_KEYS:
             return "scenario"
@@ -111,6 +112,15 @@ def _serve(args) -> int:
     return 0
 
 
+def _quiet(out) -> None:
+    """Send the rest of ``out`` nowhere, so that Python's last flush at exit is quiet too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass   # not a file (a test's StringIO)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="lifeboat-rules",
                                      description="The reference rules engine for Lifeboat.")
@@ -165,6 +175,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # the reader went away (`| head`): what is left goes nowhere, without a traceback
+        _quiet(sys.stdout)
+        return 1
     except ContentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -7,12 +7,21 @@ class IllegalAction(Exception):
     """An action that ``apply`` refuses. The game is left exactly as it was.
 
     ``rule`` is the id of the ruling that forbids it (``R-...``), or ``"API"`` for an action
-    that is malformed rather than against a rule.
+    that is malformed rather than against a rule. ``field`` names the field of the action the
+    refusal is about (``"card"``, ``"target"``; ``"by"`` for who may act, ``"type"`` for what
+    may be done now), or None when it is about the game as a whole (it is over); ``value`` is
+    that field's value as the engine read it (a provision kind given for a card reads as the
+    first such card where the action takes it from), None without a field. Both come from the
+    action and from what its actor may see, never from another player's secrets, so a front
+    end can word a refusal in its own language from ``rule``, ``field`` and ``value``.
     """
 
-    def __init__(self, message: str, rule: str = "API"):
+    def __init__(self, message: str, rule: str = "API", field: str | None = None,
+                 value: object = None):
         super().__init__(message)
         self.rule = rule
+        self.field = field
+        self.value = value
 
 
 class ContentError(Exception):
@@ -25,7 +34,7 @@ class ContentError(Exception):
     """
 
     def __init__(self, message: str, where: str | None = None, path: str | None = None,
-                 problems: list[str] | None = None, line: str | None = None):
+                 problems: list[str] | None = None, line: str | None = None) -> None:
         self.where = where
         self.path = path
         self.line = line
@@ -47,7 +56,7 @@ class PluginError(IllegalAction):
     plugin; ``plugin`` names the culprit and ``__cause__`` holds the original exception.
     """
 
-    def __init__(self, message: str, plugin: str):
+    def __init__(self, message: str, plugin: str) -> None:
         super().__init__(message, rule="plugin")
         self.plugin = plugin
 

@@ -1,16 +1,20 @@
 """``lifeboat-rules play``: one person against random players, in the terminal.
 
-Each time the person's character must decide, the screen shows what happened since (in the
-words of ``describe``), the table as that player may see it (``Game.view``) and a numbered menu
-with one entry per distinct move. Plain text fits 80x24 on a terminal (the screen is redrawn
-for each decision); with ``rich`` installed the table is drawn with it. ``run`` takes the
-input and output streams, so a whole game can be driven by a script.
+Each time the person's character must decide, the screen shows what happened since their last
+move (``game.feed``: one sentence per move, as that player is told it), the table as that
+player may see it (``Game.view``) and a numbered menu with one entry per distinct move. On a
+terminal each screen is redrawn to fit the terminal's size (news that does not fit is shown a
+page at a time first); with ``rich`` installed the table is drawn with it. A player whose
+character is out of the game may watch the rest a round at a time or skip to the end; the game
+ends with every player's love and hate and why each part of each score counted. ``run`` takes
+the input and output streams, so a whole game can be driven by a script.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import shutil
 import sys
 import unicodedata
 from dataclasses import dataclass, field
@@ -21,15 +25,9 @@ from .engine import new_game
 from .rulesets import load_ruleset
 from .words import describe, text
 
-WIDTH, HEIGHT = 80, 24
+WIDTH, HEIGHT = 80, 24        # the size when the terminal does not say
 CLEAR = "\x1b[H\x1b[2J"
-
-# Events a player may always read. Until the core redacts the log per player
-# (``game.events_for``), the feed shows only these: the others may carry a secret
-# (``move``, ``action`` and ``robbed`` name hidden cards; ``setup`` the seed) or only repeat
-# what their neighbours say (``marker``).
-# events the feed leaves out: each repeats what a neighbouring event says in words
-BOOKKEEPING = frozenset({"action", "move", "marker", "card_marker"})
+INTERRUPTED = 130             # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
 
 
 # --------------------------------------------------------------------------- text that fits
@@ -231,7 +229,8 @@ def _landing(game) -> int:
 
 
 def decision_lines(game, me: str, lang: str) -> list:
-    """What ``me`` must decide now, with what everyone sees of it (a fight's sides...)."""
+    """What ``me`` must decide now, with what everyone sees of it (a fight's sides...) and
+    the navigation cards it looks at, each with what it does."""
     view = game.view(me)
     lines = [describe(d, game, lang) for d in game.pending if d.by == me]
     stage = view.get("stage") or {}
@@ -253,34 +252,76 @@ def decision_lines(game, me: str, lang: str) -> list:
     elif kind == "respond" and stage.get("act") in ("swap", "rob"):
         # who asks what of you, as the event that asked it says it
         lines.append(describe({"type": stage["act"], "character": stage.get("by"),
-                               "target": stage.get("target")}, game, lang))
+                               "target": stage.get("target")}, game, lang, viewer=me))
+    for card in (view.get("decision") or {}).get("cards") or []:
+        if "kind" not in card:   # the navigation cards you drew or choose from, in words
+            lines.append(text("ui.drawn_card", lang, card=words.navigation_name(game, card["id"], lang),
+                              details=words.navigation_details(game, card, lang)))
     return lines
 
 
 class PlainScreen:
-    """Plain text. ``fit``: each screen is redrawn from the top and cut to 80x24 (on a
-    terminal); otherwise everything is printed in turn (a pipe, a log, a test)."""
+    """Plain text. ``fit``: each screen is redrawn from the top and cut to the terminal's size
+    (``size``: (columns, lines), else asked of the terminal each time); otherwise everything
+    is printed in turn (a pipe, a log, a test)."""
 
-    def __init__(self, out, fit: bool, title: str | None = None):
+    def __init__(self, out, fit: bool, title: str | None = None, size: tuple | None = None):
         self.out = out
         self.fit = fit
         self.title = title   # heads the table: which game this is
+        self.size = size
+        self.stdin = None    # where a page of news waits for Enter (set by ``run``)
+
+    def columns(self) -> int:
+        return self._size()[0]
+
+    def rows(self) -> int:
+        return self._size()[1]
+
+    def _size(self) -> tuple:
+        if self.size is not None:
+            return self.size
+        found = shutil.get_terminal_size((WIDTH, HEIGHT))
+        return max(found.columns, 30), max(found.lines, 10)
 
     def _head(self, status: list) -> list:
         return ([self.title] if self.title else []) + status
 
     def say(self, line: str = "") -> None:
-        for part in wrap(line) if self.fit else [line]:
+        for part in wrap(line, self.columns()) if self.fit else [line]:
             print(part, file=self.out)
+
+    def prompt(self, question: str) -> None:
+        self.out.write(question)
+        self.out.flush()
 
     @staticmethod
     def _numbered(menu: list) -> list:
         return [f"{i:2}. {entry.label}" for i, entry in enumerate(menu, start=1)]
 
+    def _cut(self, lines: list, indent: str) -> list:
+        return [part for line in lines for part in wrap(line, self.columns(), indent=indent)]
+
     def lines_of(self, status: list, decision: list, menu: list) -> int:
         """Lines the table, the decision, the menu and the prompt take on the screen."""
-        return sum(len(wrap(line, indent="    "))
-                   for line in self._head(status) + decision + self._numbered(menu)) + 1
+        return len(self._cut(self._head(status) + decision + self._numbered(menu), "    ")) + 1
+
+    def _pages(self, feed: list, room: int, lang: str) -> list:
+        """The news that does not fit in ``room`` lines is shown first, a screen at a time,
+        each waiting for Enter; what is left is returned to go above the table."""
+        lines = self._cut(feed, "  ")
+        page = self.rows() - 1
+        room = max(room, 1)
+        while len(lines) > room and page > 0 and self.stdin is not None:
+            self.out.write(CLEAR)
+            for line in lines[:page]:
+                print(line, file=self.out)
+            self.prompt(text("ui.more_news", lang))
+            answer = self.stdin.readline()
+            if not answer or answer.strip().lower() in ("q", "quit"):
+                return self._trim(lines, room, lang)
+            lines = lines[page:]
+        return self._trim(lines, room, lang)
 
     def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
         numbered = self._numbered(menu)
@@ -288,23 +329,32 @@ class PlainScreen:
             for line in feed + [""] + self._head(status) + decision + numbered:
                 print(line, file=self.out)
             return
-        room = HEIGHT - self.lines_of(status, decision, menu)
-        shown = self._trim([part for line in feed for part in wrap(line, indent="  ")],
-                           room, lang)
+        shown = self._pages(feed, self.rows() - self.lines_of(status, decision, menu), lang)
         self.out.write(CLEAR)
-        for line in shown + [part for line in self._head(status) + decision + numbered
-                             for part in wrap(line, indent="    ")]:
+        for line in shown + self._cut(self._head(status) + decision + numbered, "    "):
+            print(line, file=self.out)
+
+    def news(self, feed: list, lang: str) -> None:
+        """News alone (watching a game one is out of)."""
+        if not self.fit:
+            for line in feed:
+                print(line, file=self.out)
+            return
+        shown = self._pages(feed, self.rows() - 1, lang)
+        self.out.write(CLEAR)
+        for line in shown:
             print(line, file=self.out)
 
     def finish(self, feed: list, table: dict, lang: str) -> None:
-        """The last events and the scores (``score_table``)."""
-        scores = score_lines(table)
-        if self.fit:
-            shown = self._trim([p for line in feed for p in wrap(line, indent="  ")],
-                               HEIGHT - len(scores) - 1, lang)
+        """The last events, the scores (``score_table``) and why each part scored."""
+        reveal, scores = score_lines(table, reveal=True), score_lines(table)
+        if self.fit:   # the reveal goes with the news when the screen is too small for both
+            ending = self._cut(scores, "    ")
+            shown = self._pages(feed + [""] + reveal, self.rows() - len(ending) - 1, lang)
             self.out.write(CLEAR)
+            scores = ending
         else:
-            shown = feed
+            shown = feed + [""] + reveal
         for line in shown + [""] + scores:
             print(line, file=self.out)
 
@@ -322,18 +372,21 @@ class PlainScreen:
         """How many menu entries to aim at (``build_menu`` gathers the rest)."""
         if not self.fit:
             return 10
-        return max(HEIGHT - self.lines_of(status, decision, []) - 2, 2)   # 2 lines of news
+        return max(self.rows() - self.lines_of(status, decision, []) - 2, 2)   # 2 lines of news
 
 
 class RichScreen(PlainScreen):
     """The same screen drawn with ``rich`` (the optional package): the table in a panel, the
     news dimmed, the scores as a table."""
 
-    def __init__(self, out, fit: bool, title: str | None = None):
-        super().__init__(out, fit, title)
+    def __init__(self, out, fit: bool, title: str | None = None, size: tuple | None = None):
+        super().__init__(out, fit, title, size)
         from rich.console import Console
-        self.console = Console(file=out, width=WIDTH, highlight=False, emoji=False,
+        self.console = Console(file=out, width=self.columns(), highlight=False, emoji=False,
                                markup=False)
+
+    def _fresh(self) -> None:
+        self.console.width = self.columns()   # the terminal may have been resized
 
     def say(self, line: str = "") -> None:
         self.console.print(line)
@@ -351,26 +404,20 @@ class RichScreen(PlainScreen):
             [Text(line) for line in self._numbered(menu)]
 
     def lines_of(self, status: list, decision: list, menu: list) -> int:
+        self._fresh()
         return sum(self._height(part) for part in self._parts(status, decision, menu)) + 1
 
     def _news(self, feed: list, room: int | None, lang: str) -> list:
-        """The events as dimmed text: the last ones that fit in ``room`` lines (None: all),
-        after a line saying how many are left out."""
+        """The events as dimmed text: the last ones that fit in ``room`` lines (None: all);
+        those that do not fit are shown first, a screen at a time (``_pages``)."""
         from rich.text import Text
-        news = [Text(line, style="dim") for line in feed]
         if room is None:
-            return news
-        heights = [self._height(r) for r in news]
-        if sum(heights) <= room:
-            return news
-        kept = 0
-        while kept < len(news) and sum(heights[len(news) - kept - 1:]) <= room - 1:
-            kept += 1
-        hidden = Text(text("ui.earlier", lang, n=len(news) - kept), style="dim")
-        return ([hidden] if room > 0 else []) + (news[len(news) - kept:] if kept else [])
+            return [Text(line, style="dim") for line in feed]
+        lines = self._pages(feed, room, lang)
+        return [Text(line, style="dim") for line in lines]
 
     def show(self, feed: list, status: list, decision: list, menu: list, lang: str) -> None:
-        room = HEIGHT - self.lines_of(status, decision, menu) if self.fit else None
+        room = self.rows() - self.lines_of(status, decision, menu) if self.fit else None
         news = self._news(feed, room, lang)
         if self.fit:
             self.out.write(CLEAR)
@@ -380,20 +427,20 @@ class RichScreen(PlainScreen):
     def finish(self, feed: list, table: dict, lang: str) -> None:
         from rich.table import Table
         from rich.text import Text
+        self._fresh()
         drawn = Table(title=table["title"], title_justify="left")
         for i, column in enumerate(table["columns"]):
             drawn.add_column(column, justify="left" if i == 0 else "right")
         for row in table["rows"]:
             drawn.add_row(*row)
         winners = Text(table["winners"], style="bold")
-        room = HEIGHT - self._height(drawn) - self._height(winners) if self.fit else None
-        news = self._news(feed, room, lang)
+        room = self.rows() - self._height(drawn) - self._height(winners) - 1 \
+            if self.fit else None
+        news = self._news(feed + [""] + score_lines(table, reveal=True), room, lang)
         if self.fit:
             self.out.write(CLEAR)
-        for renderable in news:
+        for renderable in news + [drawn, winners]:
             self.console.print(renderable)
-        self.console.print(drawn)
-        self.console.print(winners)
 
 
 def make_screen(out, renderer: str = "auto", fit: bool | None = None):
@@ -416,8 +463,7 @@ def ask(menu: list, stdin, screen, lang: str) -> int | None:
     """The index of the entry the person types, asking again until it is one of the numbers
     shown; None when they quit (``q``) or the input ends."""
     while True:
-        screen.out.write(text("ui.prompt", lang, n=len(menu)))
-        screen.out.flush()
+        screen.prompt(text("ui.prompt", lang, n=len(menu)))
         answer = stdin.readline()
         if not answer or answer.strip().lower() in ("q", "quit"):
             return None
@@ -427,10 +473,19 @@ def ask(menu: list, stdin, screen, lang: str) -> int | None:
         screen.say(text("ui.refused", lang, answer=answer or '""', n=len(menu)))
 
 
-def feed_lines(game, me: str, since: int, lang: str) -> list:
-    """The log from ``since`` on, in words, as ``me``'s player may see it (``events_for``)."""
-    return [describe(event, game, lang) for event in game.events_for(me, since)
-            if event["type"] not in BOOKKEEPING]
+class News:
+    """What ``me``'s player has not been told yet (``game.feed``, polled as its entries
+    say: from the entry after the last one told)."""
+
+    def __init__(self, game, me: str, lang: str):
+        self.game, self.me, self.lang = game, me, lang
+        self.since = 0
+
+    def take(self) -> list:
+        entries = self.game.feed(self.me, self.since, self.lang)
+        if entries:
+            self.since = entries[-1]["index"] + 1
+        return [entry["text"] for entry in entries]
 
 
 def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
@@ -439,7 +494,7 @@ def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
     decision = decision_lines(game, me, lang)
     limit = screen.menu_limit(status, decision)
     menu = build_menu(game, me, lang, limit)
-    while screen.fit and limit > 1 and screen.lines_of(status, decision, menu) >= HEIGHT:
+    while screen.fit and limit > 1 and screen.lines_of(status, decision, menu) >= screen.rows():
         limit -= 1   # labels that take two lines: gather more
         menu = build_menu(game, me, lang, limit)
 
@@ -452,7 +507,7 @@ def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
                 ([Entry(text("ui.more", lang, n=len(rest)), entries=rest)] if rest else []) + \
                 [Entry(text("ui.back", lang))]
             if not screen.fit or size <= 1 or \
-                    screen.lines_of(status, decision, shown) <= HEIGHT:
+                    screen.lines_of(status, decision, shown) <= screen.rows():
                 return shown
             size -= 1
 
@@ -469,14 +524,44 @@ def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
         feed = []
 
 
+def is_out(game, me: str) -> bool:
+    """``me`` can decide nothing more: dead, or lost at sea without a ghost's actions."""
+    entry = game.view(me)["characters"][me]
+    return entry["status"] == "dead" or (entry["status"] == "lost" and not entry.get("ghost"))
+
+
+def out_of_the_game(game, me: str, lang: str, stdin, screen, feed: list) -> str | None:
+    """Tell the person their character is out; ``"watch"`` or ``"skip"`` as they choose,
+    None when they quit."""
+    entry = game.view(me)["characters"][me]
+    status = words.catalog(lang)["statuses"].get(entry["status"], entry["status"])
+    said = [text("ui.out", lang, who=words.character_name(game, me, lang), status=status)]
+    menu = [Entry(text(f"ui.out_menu.{choice}", lang), {"type": choice})
+            for choice in ("watch", "skip")]
+    screen.show(feed, status_lines(game, me, lang), said, menu, lang)
+    index = ask(menu, stdin, screen, lang)
+    return None if index is None else menu[index].action["type"]
+
+
+def watch_next(game, lang: str, stdin, screen) -> str | None:
+    """Between two rounds of a game one watches: ``"go"``, ``"skip"``, or None to quit."""
+    screen.prompt(text("ui.watch_prompt", lang, round=game.view(None)["round"]))
+    answer = stdin.readline()
+    if not answer or answer.strip().lower() in ("q", "quit"):
+        return None
+    return "skip" if answer.strip().lower() in ("s", "skip") else "go"
+
+
 def score_table(game, me: str, lang: str) -> dict:
-    """The final scores with their parts (R-SCORE-2..4), best first, and the winners:
-    ``{"title", "columns", "rows", "winners"}`` (the rows as text cells)."""
-    result = game.result
+    """The final scores with their parts (R-SCORE-2..4), best first, the winners, and the
+    reveal: every player's love and hate and why each part counted: ``{"title", "columns",
+    "rows", "winners", "reveal_title", "reveal"}`` (the rows as text cells)."""
+    result = game.view(me)["result"]
     columns = words.catalog(lang)["ui"]["columns"]
     parts = ("survival", "treasure", "love", "hate")
     rows = []
-    for character, score in sorted(result["scores"].items(), key=lambda item: -item[1]):
+    ranked = sorted(result["scores"].items(), key=lambda item: -item[1])
+    for character, score in ranked:
         breakdown = result["breakdown"].get(character, {})
         mark = "* " if character == me else "  "
         rows.append([mark + words.character_name(game, character, lang)]
@@ -485,11 +570,60 @@ def score_table(game, me: str, lang: str) -> dict:
             "columns": [columns[c] for c in ("player",) + parts + ("total",)],
             "rows": rows,
             "winners": text("ui.winners", lang, n=len(result["winners"]),
-                            names=words.names(game, result["winners"], lang))}
+                            names=words.names(game, result["winners"], lang)),
+            "reveal_title": text("ui.reveal_title", lang),
+            "reveal": [reveal_line(game, result, character, lang) for character, _ in ranked]}
 
 
-def score_lines(table: dict) -> list:
-    """``score_table`` as lines of plain text, the numbers aligned."""
+def reveal_line(game, result: dict, character: str, lang: str) -> str:
+    """``character``'s love and hate, and why each part of its score counted (R-SCORE)."""
+    view = game.view(None)
+    status = {c: entry["status"] for c, entry in view["characters"].items()}
+    alive = lambda c: status.get(c) in ("awake", "unconscious")   # noqa: E731
+    said = lambda c: words.catalog(lang)["statuses"].get(status.get(c), status.get(c))  # noqa: E731
+    who = lambda c: words.character_name(game, c, lang)  # noqa: E731
+    secret = result.get("reveal", {}).get(character, {})
+    love, hate = secret.get("love"), secret.get("hate")
+    part = result["breakdown"].get(character, {})
+    why = []
+    n = part.get("survival", 0)
+    if n > 0:
+        why.append(text("ui.why.survival_alive", lang, n=n))
+    elif not alive(character):
+        why.append(text("ui.why.survival_gone", lang, status=said(character)))
+    elif hate == character:
+        why.append(text("ui.why.survival_self_hate", lang))
+    else:
+        why.append(text("ui.why.survival_other", lang, n=n))
+    n = part.get("treasure", 0)
+    why.append(text("ui.why.treasure", lang, n=n) if n else text("ui.why.no_treasure", lang))
+    n = part.get("love", 0)
+    if love == character and n > 0:
+        why.append(text("ui.why.love_self", lang, n=n))
+    elif n > 0 and alive(love):
+        why.append(text("ui.why.love_alive", lang, love=who(love), n=n))
+    elif n == 0 and love is not None and not alive(love):
+        why.append(text("ui.why.love_gone", lang, love=who(love)))
+    else:
+        why.append(text("ui.why.love_other", lang, n=n))
+    n = part.get("hate", 0)
+    if hate == character:
+        why.append(text("ui.why.hate_self", lang, n=n))
+    elif n > 0 and hate is not None and not alive(hate):
+        why.append(text("ui.why.hate_gone", lang, hate=who(hate), n=n))
+    elif n == 0 and alive(hate):
+        why.append(text("ui.why.hate_alive", lang, hate=who(hate)))
+    else:
+        why.append(text("ui.why.hate_other", lang, n=n))
+    return text("ui.reveal", lang, who=who(character), love=who(love), hate=who(hate),
+                parts=text("ui.why_separator", lang).join(why))
+
+
+def score_lines(table: dict, reveal: bool = False) -> list:
+    """``score_table`` as lines of plain text, the numbers aligned (``reveal``: the lines of
+    the reveal instead)."""
+    if reveal:
+        return [table["reveal_title"]] + table["reveal"]
     cells = [table["columns"]] + table["rows"]
     widths = [max(width(row[i]) for row in cells) for i in range(len(table["columns"]))]
 
@@ -509,24 +643,38 @@ def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     screen = screen or make_screen(out)
+    screen.stdin = stdin
     bot = bot or RandomPlayer(0)
-    shown = 0
-    feed: list = []
+    news = News(game, me, lang)   # all since the last screen: your last move's sentence on
+    watching = None           # once out of the game: "watch" or "skip"
+    round_shown = None
     while not game.over:
         if any(d.by == me for d in game.pending):
-            feed += feed_lines(game, me, shown, lang)
-            shown = len(game.log)
-            action = choose(game, me, lang, stdin, screen, feed)
+            action = choose(game, me, lang, stdin, screen, news.take())
             if action is None:
                 screen.say(text("ui.bye", lang))
                 return 0
-            feed = []
             game.apply(action)
-        else:
-            # the person is asked first whenever they must decide, so the bot's pick among
-            # the pending decisions is always someone else's
-            game.apply(bot.act(game))
-    screen.finish(feed + feed_lines(game, me, shown, lang), score_table(game, me, lang), lang)
+            continue
+        if watching is None and is_out(game, me):
+            watching = out_of_the_game(game, me, lang, stdin, screen, news.take())
+            if watching is None:
+                screen.say(text("ui.bye", lang))
+                return 0
+            round_shown = game.view(None)["round"]
+        elif watching == "watch" and game.view(None)["round"] != round_shown:
+            screen.news(news.take(), lang)
+            round_shown = game.view(None)["round"]
+            answer = watch_next(game, lang, stdin, screen)
+            if answer is None:
+                screen.say(text("ui.bye", lang))
+                return 0
+            if answer == "skip":
+                watching = "skip"
+        # the person is asked first whenever they must decide, so the bot's pick among
+        # the pending decisions is always someone else's
+        game.apply(bot.act(game))
+    screen.finish(news.take(), score_table(game, me, lang), lang)
     return 0
 
 
@@ -543,10 +691,21 @@ def find_character(game, wanted: str) -> str | None:
 
 
 def play(args, stdin=None, out=None) -> int:
-    """``lifeboat-rules play``: deal a game and play it with the person as ``--as``."""
-
+    """``lifeboat-rules play``: deal a game and play it with the person as ``--as``. Ctrl-C
+    ends it with status 130 (a pipe closed early, ``| head``, is the command line's)."""
     out = out or sys.stdout
     lang = words.language(args.lang)
+    try:
+        return _play(args, lang, stdin, out)
+    except KeyboardInterrupt:
+        try:
+            print("\n" + text("ui.interrupted", lang), file=out, flush=True)
+        except (BrokenPipeError, OSError):
+            pass
+        return INTERRUPTED
+
+
+def _play(args, lang: str, stdin, out) -> int:
     ruleset = load_ruleset(args.ruleset)
     players = args.players or max(ruleset.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)

@@ -21,6 +21,7 @@ import inspect
 import re
 import types as pytypes
 from importlib import metadata
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 import pluggy
@@ -31,6 +32,9 @@ from .content import Content, base_content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker, short
 from .stages import Stage, Window
+
+if TYPE_CHECKING:
+    from .types import Action
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
 SHIPPED_PREFIX = "lifeboat_rules."
@@ -441,7 +445,7 @@ class Rules:
     content: Content
     options: dict
     names: dict                    # plugin object -> registered name
-    types: dict                    # action type name -> ActionType, in registration order
+    types: dict[str, ActionType]   # action type name -> ActionType, in registration order
     effects: dict                  # effect name -> Effect
     stages: dict                   # stage NAME -> class
     markers: dict                  # marker name -> Marker
@@ -457,7 +461,7 @@ class Rules:
     round_markers: tuple = attrs.field(init=False)
     phase_begin: dict = attrs.field(init=False)
     phase_after: dict = attrs.field(init=False)    # Phase -> the next phase, None after the last
-    builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
+    builders: dict[str, Callable[[str, tuple[Any, ...]], Action]] = attrs.field(init=False)   # type name -> compiled action_dict
     pass_moves: tuple = attrs.field(init=False)    # (pass, [()]): a passable stage's pass
     fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
     flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
@@ -466,18 +470,18 @@ class Rules:
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
-    event_hook: object = attrs.field(init=False)
-    status_hook: object = attrs.field(init=False)
-    refuse_hook: object = attrs.field(init=False)
-    resolve_hook: object = attrs.field(init=False)
-    phase_start_hook: object = attrs.field(init=False)
-    phase_end_hook: object = attrs.field(init=False)
-    damage_hook: object = attrs.field(init=False)
-    thirst_hook: object = attrs.field(init=False)
-    overboard_hook: object = attrs.field(init=False)
-    water_hook: object = attrs.field(init=False)
-    strength_hook: object = attrs.field(init=False)
-    score_hook: object = attrs.field(init=False)
+    event_hook: Callable[..., Any] | None = attrs.field(init=False)
+    status_hook: Callable[..., Any] | None = attrs.field(init=False)
+    refuse_hook: Callable[..., Any] | None = attrs.field(init=False)
+    resolve_hook: Callable[..., Any] | None = attrs.field(init=False)
+    phase_start_hook: Callable[..., Any] | None = attrs.field(init=False)
+    phase_end_hook: Callable[..., Any] | None = attrs.field(init=False)
+    damage_hook: Callable[..., Any] | None = attrs.field(init=False)
+    thirst_hook: Callable[..., Any] | None = attrs.field(init=False)
+    overboard_hook: Callable[..., Any] | None = attrs.field(init=False)
+    water_hook: Callable[..., Any] | None = attrs.field(init=False)
+    strength_hook: Callable[..., Any] | None = attrs.field(init=False)
+    score_hook: Callable[..., Any] | None = attrs.field(init=False)
 
     def __attrs_post_init__(self):
         self.trusted = frozenset(name for plugin, name in self.names.items()

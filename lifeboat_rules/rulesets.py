@@ -13,7 +13,7 @@ import json
 import os
 import types as pytypes
 from importlib import resources
-from typing import Any
+from typing import Any, Callable, Mapping, Union
 
 from . import validation as schemas
 from .content import BUILTIN_DIR, base_content, content_problems, deep_merge, new_thing_problems
@@ -29,12 +29,12 @@ class Ruleset:
     """A loaded ruleset: its flattened definition (``spec``), its checked content, its options
     and the rules (plugins) that play it. Immutable once loaded."""
 
-    def __init__(self, name: str, spec: dict, rules: Rules, source: str):
-        self.name = name
-        self.spec = spec          # name, expansions, variants, options, plugins, overrides
+    def __init__(self, name: str, spec: dict[str, Any], rules: Rules, source: str) -> None:
+        self.name: str = name
+        self.spec: dict[str, Any] = spec   # name, expansions, variants, options, plugins, overrides
         self.rules = rules
         self.content = rules.content
-        self.options = rules.options
+        self.options: dict[str, str] = rules.options
         self.source = source
 
     @property
@@ -42,7 +42,7 @@ class Ruleset:
         setup = self.content.setup["players"]
         return range(setup["min"], setup["max"] + 1)
 
-    def trace(self, writer=print) -> None:
+    def trace(self, writer: Callable[..., object] = print) -> None:
         """Write every hook call of this ruleset's games with ``writer`` (pluggy tracing)."""
         self.rules.trace(writer)
 
@@ -135,6 +135,8 @@ def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None) -> t
         "plugins": joined("plugins"),
         "overrides": _compose(copy.deepcopy(parent["overrides"]), spec.get("overrides", {})),
     }
+    if spec.get("words"):   # the ruleset's own words join the content as its overrides do
+        _compose(flat["overrides"], {"words": spec["words"]})
     return flat, where
 
 
@@ -329,9 +331,14 @@ def build(flat: dict, where: str, chain=()) -> Ruleset:
 _CACHE: dict = {}
 
 
-def load_ruleset(source: Any = "classic") -> Ruleset:
-    """A ruleset from a built-in name (``classic``...), the path of a YAML file, or a mapping.
-    Raises ``ContentError`` naming the file and the place of any problem."""
+# what ``load_ruleset`` and ``new_game`` take: a loaded ruleset, a built-in name or the path of a
+# YAML file, or the ruleset as a mapping (a dict)
+RulesetSource = Union[Ruleset, str, "os.PathLike[str]", Mapping[str, object]]
+
+
+def load_ruleset(source: RulesetSource = "classic") -> Ruleset:
+    """A ruleset from a built-in name (``classic``...), the path of a YAML file, or a mapping
+    (a dict). Raises ``ContentError`` naming the file and the place of any problem."""
     return load_ruleset_at(source, os.getcwd())
 
 

@@ -10,6 +10,7 @@ from .effects import copy_event
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .types import Event, View
 
 
 def _viewer(game: "Game", viewer) -> None:
@@ -18,7 +19,7 @@ def _viewer(game: "Game", viewer) -> None:
                          "or None")
 
 
-def view(game: "Game", viewer: str | None) -> dict:
+def view(game: "Game", viewer: str | None) -> "View":
     _viewer(game, viewer)
     state = game.state
     chars = state.characters
@@ -61,7 +62,7 @@ def view(game: "Game", viewer: str | None) -> dict:
         out["card_markers"] = {m: [c for c in cards if _visible(game, viewer, c)]
                                for m, cards in state.card_markers.items()}
     if state.current is not None:
-        out["navigation_card"] = state.table.navcards[state.current].data()
+        out["navigation_card"] = _with_text(game, state.table.navcards[state.current].data())
     top = game.top
     if top is not None:
         public = top.public(game)
@@ -77,11 +78,29 @@ def view(game: "Game", viewer: str | None) -> dict:
             decision.setdefault("kind", str(mine[0].kind))
             if "cards" in decision and not decision["cards"]:
                 del decision["cards"]
+            elif "cards" in decision:
+                decision["cards"] = [_with_text(game, card) if "kind" not in card else card
+                                     for card in decision["cards"]]
             out["decision"] = decision
         out["offers"] = [o.data() for o in state.offers if viewer in (o.by, o.to)]
     if state.over and state.result is not None:
         out["result"] = game.result
+        # the reveal: every player's love and hate, shown once the game is over
+        out["result"]["reveal"] = {who: {"love": ch.love, "hate": ch.hate}
+                                   for who, ch in chars.items()}
     return out
+
+
+def _with_text(game: "Game", card: dict) -> dict:
+    """A navigation card's data with its content ``text`` (what it does in words, by
+    language: a house rule's card whose effect its fields do not show), when it has one."""
+    entry = game.ruleset.content.raw.get("navigation", {}).get(card.get("id"))
+    said = entry.get("text") if isinstance(entry, dict) else None
+    if isinstance(said, str):
+        said = {"en": said}
+    if isinstance(said, dict) and said:
+        return {**card, "text": dict(said)}
+    return card
 
 
 def _visible(game: "Game", viewer, card: str) -> bool:
@@ -97,7 +116,7 @@ def _visible(game: "Game", viewer, card: str) -> bool:
     return False
 
 
-def events_for(game: "Game", viewer: str | None, since: int = 0) -> list:
+def events_for(game: "Game", viewer: str | None, since: int = 0) -> "list[Event]":
     """The log from ``since`` on as ``viewer`` may see it (None: a spectator)."""
     _viewer(game, viewer)
     if type(since) is not int or since < 0:

@@ -5,9 +5,21 @@ The sentences are data: one catalog per language in ``lifeboat_rules/data/words/
 game's content: a character, provision or navigation card may carry ``names: {zh: ...}``
 beside its English ``name``, so a ruleset or plugin that adds a card brings its own words.
 
-Nothing here looks at the game's secrets: an event is described with the fields it has (an
-event redacted for a player simply lacks some), and an action's instance ids are named as the
-acting player sees them (``game.view(by)``).
+A ruleset or plugin brings words of its own too: its content may carry ``words: {LANG:
+{events: {TYPE: TEMPLATE}, actions: {TYPE: TEMPLATE}, decisions: {KIND: TEMPLATE}}}``
+(templates over the item's fields, ``"{character} drinks the rum"``), and its provisions and
+navigation cards ``text: {LANG: str}`` (what the card does). A sentence is looked up in the
+content's words in the language asked for, then the catalog's sentence of a built-in type,
+then the content's English words, then a generic sentence.
+
+Nothing here looks at the game's secrets beyond what it is asked to word for whom: an event is
+described with the fields it has (an event redacted for a player simply lacks some, and one
+of the log given with ``viewer=c`` is read as ``events_for(c)`` shows it), and an action's
+instance ids are named as ``viewer`` sees them now (``game.view(viewer)``; without a viewer,
+as the acting player does).
+
+``feed(game, c, since, lang)`` tells the game as player ``c`` is told it at the table: one
+sentence per move, built on ``game.events_for(c)`` alone (docs/api.md, The feed).
 """
 
 from __future__ import annotations
@@ -16,9 +28,15 @@ import functools
 import re
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import yaml
+
+from .views import redact
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .records import Decision
 
 DEFAULT_LANG = "en"
 _PLURAL_KEYS = frozenset({"zero", "one", "other"})
@@ -33,7 +51,7 @@ def _words_dir():
 
 
 @functools.lru_cache(maxsize=None)
-def languages() -> tuple:
+def languages() -> tuple[str, ...]:
     """The language codes that have a catalog (``en``, ``zh``, ...)."""
     return tuple(sorted(entry.name[:-5] for entry in _words_dir().iterdir()
                         if entry.name.endswith(".yaml") and _LANG.fullmatch(entry.name[:-5])))
@@ -42,6 +60,8 @@ def languages() -> tuple:
 def language(lang: Any) -> str:
     """The catalog for ``lang``: itself, else its primary code (``zh-CN`` -> ``zh``), else
     English. Only names from ``languages()`` are ever opened (a code may come from a client)."""
+    if type(lang) is str and lang in languages():   # (the codes asked for most)
+        return lang
     if isinstance(lang, str):
         code = lang.strip().lower().replace("_", "-")
         for candidate in (code, code.split("-")[0]):
@@ -91,7 +111,7 @@ def fill(template: str, values: Mapping) -> str:
                             else m.group(0), template)
 
 
-def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values) -> str:
+def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: object) -> str:
     """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
     ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
     node = _lookup(catalog(lang), path)
@@ -138,7 +158,7 @@ def _display(entry: Any, lang: str) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
+def character_name(game: "Game", character: object, lang: str = DEFAULT_LANG) -> str:
     """A character's display name (``names[lang]``, else ``name``, else from its id)."""
     lang = language(lang)
     if not isinstance(character, str):
@@ -147,13 +167,13 @@ def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
     return found if found else _from_id(character).title()
 
 
-def provision_name(game, kind: str, lang: str = DEFAULT_LANG) -> str:
+def provision_name(game: "Game", kind: str, lang: str = DEFAULT_LANG) -> str:
     """A provision kind's display name, bare (``Water``, ``水``)."""
     found = _display(content(game).get("provisions", {}).get(kind), language(lang))
     return found if found else _from_id(kind)
 
 
-def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+def navigation_name(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
     """A navigation card's display name: its own (``names``/``name``), else
     "navigation card 19" built from the id ``nav-19``; "a navigation card" when unknown."""
     lang = language(lang)
@@ -166,7 +186,19 @@ def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
     return text("navigation_card", lang, number=number.group(1) if number else _from_id(card))
 
 
-def names(game, characters: Any, lang: str = DEFAULT_LANG) -> str:
+def navigation_details(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
+    """What a navigation card does, in words ("a seagull; First Mate overboard; rowers
+    thirsty"): its content ``text`` in ``lang`` if it has one, else its fields. ``card``: its
+    id, or its data as views show it (``{"id", "overboard", ...}``)."""
+    words = _Words(game, lang)
+    if isinstance(card, Mapping):
+        found = words.card_details(card.get("id"), card)
+    else:
+        found = words.card_details(card)
+    return found if found is not None else text("events.navigation.nothing", words.lang)
+
+
+def names(game: "Game", characters: object, lang: str = DEFAULT_LANG) -> str:
     """Characters' display names as a list in words ("A, B and C"); ``"all"`` and
     ``{"all_except": [...]}`` (as on navigation cards) too."""
     return _Words(game, lang).names(characters)
@@ -179,37 +211,57 @@ def join(items: list, lang: str = DEFAULT_LANG) -> str:
 
 # --------------------------------------------------------------------------- the sentences
 
-def describe(item: Any, game, lang: str = DEFAULT_LANG) -> str:
+class _Actor:
+    """The default ``viewer`` of ``describe``: the item's own actor."""
+
+    def __repr__(self) -> str:
+        return "ACTOR"
+
+
+ACTOR: Any = _Actor()
+
+
+def describe(item: Union[Mapping[str, object], "Decision"], game: "Game",
+             lang: str = DEFAULT_LANG, viewer: str | None = ACTOR) -> str:
     """One sentence a person reads for ``item``, in ``lang`` (``"en"``, ``"zh"``; any other
     falls back to English).
 
     ``item`` is an event (a log entry: a mapping with ``type``), an action (a mapping with
     ``by`` and ``type``) or a decision (an object with ``.by`` and ``.kind``, as in
     ``game.pending``, or a mapping ``{"by", "kind"}``). Types the catalog does not know (a
-    plugin's) get a plain generic sentence; fields an event lacks (redacted for its reader)
-    are told vaguely ("a card").
+    plugin's) get the content's words for them, else a plain generic sentence; fields an
+    event lacks (redacted for its reader) are told vaguely ("a card").
+
+    ``viewer``: the player the sentence is for (None: a spectator). Cards are named only as
+    that player may see them: an action's instance ids as ``game.view(viewer)`` shows them,
+    an event of the log as ``game.events_for(viewer)`` shows it. Left out, the item is worded
+    as its actor sees it (for the program that drives the game, never another's screen).
     """
     if isinstance(item, Mapping):
         if "type" not in item and "by" in item and "kind" in item:
             return describe_decision(item, game, lang)
         if "by" in item and "type" in item and "character" not in item:
-            return describe_action(item, game, lang)
+            return describe_action(item, game, lang, viewer)
         if "type" in item:
-            return describe_event(item, game, lang)
+            return describe_event(item, game, lang, viewer)
         raise TypeError("describe() takes an event, an action or a decision")
     if hasattr(item, "by") and hasattr(item, "kind"):
         return describe_decision(item, game, lang)
     raise TypeError("describe() takes an event, an action or a decision")
 
 
-def describe_event(event: Mapping, game, lang: str = DEFAULT_LANG) -> str:
+def describe_event(event: Mapping, game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR) -> str:
     """The sentence for one log entry (see ``describe``)."""
+    if viewer is not ACTOR:
+        event = _as_seen(event, game, viewer)
     return _Words(game, lang).event(event)
 
 
-def describe_action(action: Mapping, game, lang: str = DEFAULT_LANG) -> str:
-    """The sentence for an action dict, its cards named as its actor sees them now."""
-    return _Words(game, lang).action(action, live=True)
+def describe_action(action: Mapping, game, lang: str = DEFAULT_LANG,
+                    viewer: Any = ACTOR) -> str:
+    """The sentence for an action dict, its cards named as ``viewer`` (default: its actor)
+    sees them now."""
+    return _Words(game, lang, viewer).action(action, live=True)
 
 
 def describe_decision(decision: Any, game, lang: str = DEFAULT_LANG) -> str:
@@ -219,10 +271,32 @@ def describe_decision(decision: Any, game, lang: str = DEFAULT_LANG) -> str:
     else:
         by, kind = decision.by, decision.kind
     words = _Words(game, lang)
+    own = words.own("decisions", kind, {"by": by, "who": by}, words.lang)
+    if own is not None:
+        return own
     if isinstance(kind, str) and has_text(f"decisions.{kind}", words.lang) \
             and kind != "other":
         return words.t(f"decisions.{kind}", who=words.who(by))
+    own = words.own("decisions", kind, {"by": by, "who": by}, DEFAULT_LANG)
+    if own is not None:
+        return own
     return words.t("decisions.other", who=words.who(by), what=_what(kind))
+
+
+def _as_seen(event: Mapping, game, viewer) -> Mapping:
+    """``event`` as ``game.events_for(viewer)`` shows it, when it is an entry of the log
+    with fields kept from that viewer (found by equality, newest first); else itself."""
+    secrets = getattr(game, "secrets", None)
+    log = getattr(game, "log", None)
+    if not secrets or not isinstance(log, list):
+        return event
+    for index in range(len(log) - 1, -1, -1):
+        secret = secrets.get(index)
+        if secret is not None and log[index] == event:
+            if viewer is None or viewer not in secret.audience:
+                return redact(dict(event), secret.hidden)
+            return event
+    return event
 
 
 def _what(kind: Any) -> str:
@@ -234,7 +308,7 @@ def _what(kind: Any) -> str:
 _last_view: tuple = (None, None, None, None)
 
 
-def _view_of(game, character: str) -> dict | None:
+def _view_of(game, character: str | None) -> dict | None:
     global _last_view
     log = getattr(game, "log", None)
     moves = len(log) if isinstance(log, list) else None
@@ -251,14 +325,91 @@ def _view_of(game, character: str) -> dict | None:
 
 
 class _Words:
-    """The sentences of one language for one game."""
+    """The sentences of one language for one game; ``viewer``: whose view names an action's
+    cards (``ACTOR``: the action's actor)."""
 
-    def __init__(self, game, lang: str):
+    def __init__(self, game, lang: str, viewer: Any = ACTOR):
         self.game = game
         self.lang = language(lang)
+        self.viewer = viewer
         merged = content(game)
         self.provisions = merged.get("provisions", {})
         self.navigation = merged.get("navigation", {})
+        self.characters = merged.get("characters", {})
+        own = merged.get("words")
+        self.words = own if isinstance(own, dict) else {}
+        self._who: dict = {}
+
+    # -- the content's own words (``words:`` of a ruleset or plugin)
+    def own(self, section: str, kind: Any, fields: Mapping, lang: str) -> str | None:
+        """The content's template for ``kind`` in ``section`` and ``lang``, filled with the
+        item's fields in words; None if the content has none."""
+        if not isinstance(kind, str):
+            return None
+        table = self.words.get(lang)
+        table = table.get(section) if isinstance(table, dict) else None
+        template = table.get(kind) if isinstance(table, dict) else None
+        if not isinstance(template, str):
+            return None
+        # (the English words of a language not given are filled with English names)
+        filler = self if lang == self.lang else _Words(self.game, lang)
+        sentence = fill(template, filler.field_words(fields))
+        return sentence[:1].upper() + sentence[1:] if sentence else sentence
+
+    def field_words(self, fields: Mapping) -> dict:
+        """Each field of an event or action in words: a character by its name, a provision
+        kind or a card (with its ``kind``) as "the Water", a navigation card by its name, a
+        list of them joined; a card the reader may not know is "a card"."""
+        kind = fields.get("kind")
+        out: dict = {}
+        for name, value in fields.items():
+            out[name] = self.value_words(name, value, kind)
+        if "who" not in out:
+            who = fields.get("character", fields.get("by"))
+            if isinstance(who, str):
+                out["who"] = self.who(who)
+        return out
+
+    def value_words(self, name: str, value: Any, kind: Any = None) -> str:
+        if isinstance(value, bool) or value is None:
+            return str(value).lower()
+        if isinstance(value, (int, float)):
+            return str(value)
+        if isinstance(value, (list, tuple)):
+            return self.join([self.value_words(name, v) for v in value])
+        if isinstance(value, Mapping):
+            if "all_except" in value:
+                return self.names(value)
+            return text("something", self.lang)
+        if not isinstance(value, str):
+            return text("something", self.lang)
+        if value in self.characters:
+            return self.who(value)
+        if value in self.provisions:
+            return self.kind_card(value)
+        if value in self.navigation:
+            return self.nav(value)
+        if name == "card":
+            return self.kind_card(kind) if isinstance(kind, str) else text("a_card", self.lang)
+        if value in self.card_ids():   # a card's instance id: never shown, its kind unsaid
+            return text("a_card", self.lang)
+        return _from_id(value)
+
+    def card_ids(self):
+        table = getattr(getattr(getattr(self.game, "state", None), "table", None), "kinds", None)
+        return table if isinstance(table, dict) else {}
+
+    def card_text(self, entry: Any) -> str | None:
+        """What a card does in words, from its content ``text`` (``{LANG: str}``; a plain
+        string is English): the language asked for, else English."""
+        found = entry.get("text") if isinstance(entry, Mapping) else None
+        if isinstance(found, str):
+            return found if found.strip() else None
+        if isinstance(found, Mapping):
+            for code in (self.lang, DEFAULT_LANG):
+                if isinstance(found.get(code), str) and found[code].strip():
+                    return found[code]
+        return None
 
     # -- pieces
     def t(self, path: str, n: int | None = None, **values) -> str:
@@ -266,6 +417,11 @@ class _Words:
         return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
     def who(self, character: Any) -> str:
+        if type(character) is str:
+            known = self._who.get(character)
+            if known is None:
+                known = self._who[character] = character_name(self.game, character, self.lang)
+            return known
         return character_name(self.game, character, self.lang)
 
     def names(self, characters: Any) -> str:
@@ -352,8 +508,14 @@ class _Words:
     # -- events
     def event(self, event: Mapping) -> str:
         kind = event.get("type")
+        own = self.own("events", kind, event, self.lang)
+        if own is not None:
+            return own
         method = getattr(self, f"ev_{kind}", None) if isinstance(kind, str) else None
         if method is None:
+            own = self.own("events", kind, event, DEFAULT_LANG)
+            if own is not None:
+                return own
             return self.generic(kind, event.get("character"))
         return method(event)
 
@@ -428,7 +590,10 @@ class _Words:
                       target=self.who(e.get("target")))
 
     def ev_rob(self, e):
-        return self._rob("events.rob", e.get("character"), e.get("target"), e.get("card"),
+        card = e.get("card")
+        if card != "hand" and isinstance(e.get("kind"), str):
+            card = e["kind"]   # a face-up card: everyone sees which
+        return self._rob("events.rob", e.get("character"), e.get("target"), card,
                          None, "card" in e)
 
     def _rob(self, base, who, target, card, seen, has_card):
@@ -511,9 +676,21 @@ class _Words:
 
     def ev_navigation(self, e):
         card = self.nav(e.get("card"))
-        data = e.get("data")
-        if not isinstance(data, Mapping):
+        details = self.card_details(e.get("card"), e.get("data"))
+        if details is None:
             return self.t("events.navigation.plain", card=card)
+        return self.t("events.navigation.full", card=card, details=details)
+
+    def card_details(self, card: Any, data: Any = None) -> str | None:
+        """What a navigation card does, in words: its content ``text``, else its fields
+        (``data``, or the content's) told one by one; None when nothing is known of it."""
+        said = self.card_text(self.navigation.get(card)) if isinstance(card, str) else None
+        if said:   # the card's own words for what it does (a house rule's card)
+            return said.rstrip(". 。")
+        if not isinstance(data, Mapping):
+            data = self.navigation.get(card) if isinstance(card, str) else None
+        if not isinstance(data, Mapping):
+            return None
         base = "events.navigation"
         parts = []
         seagull = data.get("seagull")
@@ -528,9 +705,8 @@ class _Words:
         for icon in ("oar", "fight"):
             if data.get(icon):
                 parts.append(text(f"{base}.{icon}", self.lang))
-        details = text(f"{base}.separator", self.lang).join(parts) if parts \
+        return text(f"{base}.separator", self.lang).join(parts) if parts \
             else text(f"{base}.nothing", self.lang)
-        return self.t(f"{base}.full", card=card, details=details)
 
     def _on_card(self, names) -> str | None:
         """The characters a card field names, among those of the game (others are ignored)."""
@@ -589,10 +765,18 @@ class _Words:
         return self.t("events.quench.other", **values)
 
     def ev_use(self, e):
-        values = {"who": self.who(e.get("character")), "card": self.card_of(e)}
-        if isinstance(e.get("target"), str):
-            return self.t("events.use.target", target=self.who(e["target"]), **values)
-        return self.t("events.use.plain", **values)
+        return self._use(e.get("character"), e.get("target"), self.card_of(e), e.get("kind"))
+
+    def _use(self, who, target, card: str, kind) -> str:
+        """A card used: with what it does when its content says (a house rule's card)."""
+        said = self.card_text(self.provisions.get(kind)) if isinstance(kind, str) else None
+        values = {"who": self.who(who), "card": card}
+        if said:
+            values["text"] = said.rstrip(". 。")
+        form = "_text" if said else ""
+        if isinstance(target, str):
+            return self.t(f"events.use.target{form}", target=self.who(target), **values)
+        return self.t(f"events.use.plain{form}", **values)
 
     def ev_play(self, e):
         return self.t("events.play", who=self.who(e.get("character")), card=self.card_of(e))
@@ -718,22 +902,41 @@ class _Words:
                                    names=self.names(winners)))
 
     # -- actions
-    def action(self, action: Mapping, live: bool) -> str:
+    def action(self, action: Mapping, live: bool, seen: dict | None = None) -> str:
+        """An action's sentence; ``live``: its cards named by the viewer's view now, else
+        by ``seen`` (id -> kind) alone."""
         kind, by = action.get("type"), action.get("by")
-        seen = self._seen(by, action) if live else None
+        if live:
+            seen = self._seen(by, action)
+        own = self.own("actions", kind, self._own_fields(action, seen), self.lang)
+        if own is not None:
+            return own
         method = getattr(self, f"act_{kind}", None) if isinstance(kind, str) else None
         if method is not None:
             return method(action, by, seen, live)
+        own = self.own("actions", kind, self._own_fields(action, seen), DEFAULT_LANG)
+        if own is not None:
+            return own
         return self.t("actions.generic", who=self.who(by), what=_what(kind))
 
+    @staticmethod
+    def _own_fields(action: Mapping, seen: dict | None) -> Mapping:
+        """An action's fields for a content template: its card's kind where it is known."""
+        card = action.get("card")
+        if seen and isinstance(card, str) and seen.get(card) is not None and "kind" not in action:
+            return {**action, "kind": seen[card]}
+        return action
+
     def _seen(self, by, action) -> dict | None:
-        """id -> kind of the cards ``by`` sees now (None: navigation card), looked up only
-        when the action names an instance id."""
+        """id -> kind of the cards the viewer (``ACTOR``: ``by``) sees now (None: navigation
+        card), looked up only when the action names an instance id."""
         refs = [action.get("card")] + list(action.get("give") or []) + list(action.get("pile") or [])
+        viewer = by if self.viewer is ACTOR else self.viewer
         if not any(isinstance(r, str) and r != "hand" and r not in self.provisions
-                   and r not in self.navigation for r in refs) or not isinstance(by, str):
+                   and r not in self.navigation for r in refs) \
+                or not (viewer is None or isinstance(viewer, str)):
             return None
-        view = _view_of(self.game, by)
+        view = _view_of(self.game, viewer)
         if not isinstance(view, Mapping):
             return None
         seen: dict = {}
@@ -764,10 +967,10 @@ class _Words:
         return self.t("events.play", who=self.who(by), card=self.card_ref(a.get("card"), seen))
 
     def act_use(self, a, by, seen, live):
-        values = {"who": self.who(by), "card": self.card_ref(a.get("card"), seen)}
-        if isinstance(a.get("target"), str):
-            return self.t("events.use.target", target=self.who(a["target"]), **values)
-        return self.t("events.use.plain", **values)
+        ref = a.get("card")
+        kind = ref if isinstance(ref, str) and ref in self.provisions else \
+            (seen or {}).get(ref) if isinstance(ref, str) else None
+        return self._use(by, a.get("target"), self.card_ref(ref, seen), kind)
 
     def act_preserve(self, a, by, seen, live):
         return self.ev_preserve({"character": by, "target": a.get("target")})
@@ -835,3 +1038,477 @@ class _Words:
     def act_decline_offer(self, a, by, seen, live):
         return self._answer("actions.decline_offer", a, by)
 
+
+
+# --------------------------------------------------------------------------- the feed
+
+# For each action type, the events that merely carry it out, folded into its one sentence:
+# (types that may come before its echo, the echo's type, types that may come after it).
+_CARRIERS = {
+    "pick": ({"move"}, "pick", frozenset()),
+    "row": ({"move"}, "row", frozenset()),
+    "place": ({"move"}, "place", {"marker"}),
+    "swap": ((), "swap", {"seats"}),
+    "rob": ((), "rob", {"move", "robbed"}),
+    "allow": ((), "respond", {"seats", "move", "robbed"}),
+    "refuse": ((), "respond", {"fight_start"}),
+    "join": ((), "join", frozenset()),
+    "play": ({"move"}, "play", frozenset()),
+    "use": ((), "use", {"heal", "move", "marker", "card_marker", "flare"}),
+    "water": ({"move"}, "water", {"quench"}),
+    "chum": ({"move"}, "chum", frozenset()),
+    "preserve": ({"move"}, "preserve", frozenset()),
+    "navigate": ((), "navigate", {"move"}),
+    "drink": ({"move"}, "drink", {"card_marker", "marker"}),
+    "shark": ((), "shark", frozenset()),
+    "offer": ((), "offer", frozenset()),
+    "accept_offer": ({"move"}, "trade", frozenset()),
+    "decline_offer": ((), "decline", frozenset()),
+    "object": ((), "object", frozenset()),
+}
+# events a sentence already told, or bookkeeping nobody reads: left out of the feed
+_UNTOLD = frozenset({"turn", "marker", "card_marker", "action"})
+# events after which what the feed remembers of a turn (the request, the fight) is over
+_FRESH = frozenset({"turn", "phase", "setup"})
+
+
+def feed(game, viewer: str | None, since: int = 0, lang: str = DEFAULT_LANG) -> list:
+    """What ``viewer``'s player (None: a spectator) is told of the game from log index
+    ``since`` on: ``[{"index", "text"}]``, one sentence per move, built on
+    ``game.events_for(viewer)`` alone (docs/api.md, The feed).
+
+    Each entry starts at a log index; the events that merely carry a move out are folded into
+    its sentence, bookkeeping (cards moving between zones, markers) is left out, and the
+    private facts the viewer may see (the card it picked, drew, was given or robbed) are
+    kept. Entries are stable: a later call lists the same entries, then new ones, so
+    ``since=entries[-1]["index"] + 1`` polls."""
+    if type(since) is not int or since < 0:
+        raise ValueError(f"since is a log index (0 or more), not {since!r}")
+    log = game.log
+    if since >= len(log):
+        game.events_for(viewer, len(log))   # (checks the viewer)
+        return []
+    start = _context_start(log, since)
+    events = game.events_for(viewer, start)
+    told = _Feed(game, lang).entries(events, start)
+    return [entry for entry in told if entry["index"] >= since]
+
+
+def _context_start(log: list, since: int) -> int:
+    """A log index at or before ``since`` from which the feed reads the same entries: the
+    action before the turn or phase that came before the one ``since`` falls in. An entry
+    begins at an action (passes in a row: at the first) or at an event between moves, and
+    none reaches across a turn or a phase; what the feed remembers (the fight going on) lasts
+    a turn, and an entry is worded knowing the one before it."""
+    index = min(since, len(log) - 1)
+    for back in (True, False):
+        while index > 0 and log[index]["type"] not in _FRESH:
+            index -= 1
+        if back and index > 0:
+            index -= 1
+    while index > 0 and log[index]["type"] != "action":
+        index -= 1
+    return index
+
+
+class _Feed(_Words):
+    """The feed's sentences for one viewer's events (``events_for``)."""
+
+    def __init__(self, game, lang: str):
+        super().__init__(game, lang, viewer=None)
+        self.request: dict = {}     # this turn's swap, robbery or cannibalism
+        self.sides: dict = {}       # the fight going on: side -> [characters]
+        self.won: str | None = None  # which side won this turn's fight
+
+    def entries(self, events: list, start: int) -> list:
+        out: list = []
+        i, count = 0, len(events)
+        while i < count:
+            event = events[i]
+            kind = event.get("type")
+            if kind == "action" and self.passing(events, i):
+                j, sentence = self.pass_run(events, i)
+                if j is None:   # passes the log ends on: told once they are all known
+                    break
+            elif kind == "action":
+                end = i + 1
+                while end < count and events[end].get("type") != "action":
+                    end += 1
+                j, sentence = self.move(event.get("action") or {}, events, i + 1, end)
+            else:
+                j, sentence = self.standalone(events, i)
+            if sentence:
+                if out and out[-1]["text"] == sentence:   # the same again (two cash cards)
+                    sentence = self.t("feed.again", sentence=sentence.rstrip(".。"))
+                out.append({"index": start + i, "text": sentence})
+            i = j
+        return out
+
+    # -- passes in a row: one sentence
+    @staticmethod
+    def passing(events: list, i: int) -> bool:
+        """A pass, with its event right after it (a window's or a turn's)."""
+        action = events[i].get("action")
+        return isinstance(action, Mapping) and action.get("type") == "pass" \
+            and i + 1 < len(events) and events[i + 1].get("type") == "pass"
+
+    def pass_run(self, events: list, i: int) -> tuple:
+        """``(next index, sentence)`` for passes in a row at one stage with nothing else
+        between them (in a window, one after the other), told as one sentence; ``(None,
+        None)`` when the log ends on them, since more may follow (entries never change once
+        told). What comes after the last pass (the window closing) is told next."""
+        stage = events[i + 1].get("stage")
+        members: list = []
+        g = i
+        while True:
+            members.append(events[g]["action"].get("by"))
+            after = g + 2
+            if after >= len(events):
+                return None, None
+            if events[after].get("type") != "action":
+                return after, self.tell_passes(members, stage)
+            if not self.passing(events, after) or events[after + 1].get("stage") != stage:
+                return after, self.tell_passes(members, stage)
+            g = after
+
+    def tell_passes(self, members: list, stage: Any) -> str:
+        forms: dict = {}
+        for who in members:
+            if stage == "fight" and any(who in side for side in self.sides.values()):
+                form = "fight_in"
+            elif isinstance(stage, str) and stage != "other" and \
+                    has_text(f"feed.passes.{stage}", self.lang):
+                form = stage
+            else:
+                form = "other"
+            forms.setdefault(form, []).append(who)
+        style = catalog(self.lang)["feed"]["clauses"]
+        clauses = [text(f"feed.passes.{form}", self.lang, n=len(who), names=self.names(who))
+                   .rstrip(".。") for form, who in forms.items()]
+        sentence = style["separator"].join(clauses) + style["end"]
+        return sentence[:1].upper() + sentence[1:]
+
+    # -- a move: its action and the events that carry it out
+    def move(self, action: Mapping, events: list, first: int, end: int) -> tuple:
+        kind = action.get("type")
+        before, echo_type, after = _CARRIERS.get(kind, ({"move"}, kind, frozenset()))
+        j = first
+        while j < end and events[j].get("type") in before:
+            j += 1
+        echo = None
+        if j < end and events[j].get("type") == echo_type:
+            echo = events[j]
+            j += 1
+            while j < end and events[j].get("type") in after:
+                j += 1
+        else:
+            j = first
+        group = events[first:j]
+        return j, self.tell(action, echo or {}, group)
+
+    @staticmethod
+    def kinds(group: list) -> dict:
+        """id -> kind of the cards the viewer sees move in ``group``."""
+        return {e["card"]: e["kind"] for e in group
+                if isinstance(e.get("card"), str) and isinstance(e.get("kind"), str)}
+
+    def card(self, event: Mapping, group: list) -> str:
+        """The card an event names, as the viewer knows it (its kind, or one that moved)."""
+        kind = event.get("kind")
+        if not isinstance(kind, str):
+            kind = self.kinds(group).get(event.get("card"))
+        return self.kind_card(kind)
+
+    def tell(self, action: Mapping, echo: Mapping, group: list) -> str:
+        kind, by = action.get("type"), action.get("by")
+        seen = self.kinds(group)
+        for code in (self.lang, DEFAULT_LANG):
+            own = self.own("actions", kind, self._own_fields(action, seen), code)
+            if own is not None:
+                return own
+        teller = getattr(self, f"tell_{kind}", None) if isinstance(kind, str) else None
+        if teller is not None and echo:
+            return teller(action, by, echo, group)
+        if echo and kind not in _CARRIERS:
+            # a plugin's move: its event in the content's words, else the action's
+            event = dict(echo)
+            if "kind" not in event and isinstance(event.get("card"), str) \
+                    and event["card"] in seen:
+                event["kind"] = seen[event["card"]]
+            if any(self.own("events", echo.get("type"), event, code) is not None
+                   for code in (self.lang, DEFAULT_LANG)):
+                return self.event(event)
+        return self.action(action, live=False, seen=seen)
+
+    def tell_pick(self, a, by, echo, group):
+        kinds = [k for k in self.kinds(group).values()]
+        if kinds:
+            return self.t("actions.pick", who=self.who(by), card=self.kind_card(kinds[0]))
+        return self.t("events.pick.chosen", who=self.who(by))
+
+    def tell_row(self, a, by, echo, group):
+        drawn = [e["card"] for e in group if e.get("type") == "move" and e.get("to") == "drawn"
+                 and isinstance(e.get("card"), str)]
+        if drawn:
+            return self.t("feed.row_seen", who=self.who(by),
+                          cards=self.join([self.nav(c) for c in drawn]))
+        return self.ev_row(echo)
+
+    def tell_place(self, a, by, echo, group):
+        if isinstance(a.get("pile"), list):
+            return self.act_place(a, by, None, False)
+        return self.ev_place(echo)
+
+    def tell_swap(self, a, by, echo, group):
+        self.request = {"act": "swap", "by": by, "target": echo.get("target")}
+        if any(e.get("type") == "seats" for e in group):
+            return self.t("feed.swap_done", who=self.who(by), target=self.who(echo.get("target")))
+        return self.ev_swap(echo)
+
+    def tell_rob(self, a, by, echo, group):
+        self.request = {"act": "rob", "by": by, "target": echo.get("target"),
+                        "card": echo.get("card"), "kind": echo.get("kind")}
+        robbed = next((e for e in group if e.get("type") == "robbed"), None)
+        if robbed is None:
+            return self.ev_rob(echo)
+        values = {"who": self.who(by), "target": self.who(echo.get("target"))}
+        if "card" in robbed and robbed["card"] is None:
+            return self.t("feed.rob_nothing", **values)
+        return self.t("feed.rob_done", card=self.card(robbed, group), **values)
+
+    def tell_allow(self, a, by, echo, group):
+        robbed = next((e for e in group if e.get("type") == "robbed"), None)
+        if robbed is not None:
+            other = self.who(robbed.get("character"))
+            if "card" in robbed and robbed["card"] is None:
+                return self.t("feed.allow_rob_nothing", who=self.who(by), other=other)
+            return self.t("feed.allow_rob", who=self.who(by), other=other,
+                          card=self.card(robbed, group))
+        if any(e.get("type") == "seats" for e in group) and self.request.get("act") == "swap":
+            return self.t("feed.allow_swap", who=self.who(by),
+                          other=self.who(self.request.get("by")))
+        return self.ev_respond(echo)
+
+    def tell_refuse(self, a, by, echo, group):
+        start = next((e for e in group if e.get("type") == "fight_start"), None)
+        if start is None:
+            return self.ev_respond(echo)
+        return self.fight_start(start, refused_by=by)
+
+    def fight_start(self, e, refused_by=None) -> str:
+        attackers = list(e.get("attackers") or []) if isinstance(e.get("attackers"), list) else []
+        defenders = list(e.get("defenders") or []) if isinstance(e.get("defenders"), list) else []
+        self.sides = {"attacker": attackers, "defender": defenders}
+        self.won = None
+        act, request = e.get("act"), self.request
+        if act == "swap":
+            over = text("feed.over.swap", self.lang)
+        elif act == "rob" and request.get("card") == "hand":
+            over = text("feed.over.rob_hand", self.lang, target=self.who(request.get("target")))
+        elif act == "rob" and isinstance(request.get("kind"), str):
+            over = text("feed.over.rob_card", self.lang, card=self.kind_card(request["kind"]))
+        elif act == "object" and isinstance(request.get("target"), str):
+            over = text("feed.over.object", self.lang, target=self.who(request["target"]))
+        else:
+            over = text("feed.over.other", self.lang)
+        values = {"attackers": self.names(attackers), "defenders": self.names(defenders),
+                  "over": over}
+        if refused_by is not None:
+            return self.t("feed.refuse", who=self.who(refused_by), **values)
+        return self.t("feed.fight_start", **values)
+
+    def tell_join(self, a, by, echo, group):
+        side = echo.get("side")
+        members = self.sides.get(side) if isinstance(side, str) else None
+        if not members:
+            return self.ev_join(echo)
+        leader = members[0]
+        if by not in members:
+            members.append(by)
+        return self.t(f"feed.join.{side}", who=self.who(by), leader=self.who(leader))
+
+    def tell_play(self, a, by, echo, group):
+        kind = echo.get("kind")
+        if not isinstance(kind, str):
+            kind = self.kinds(group).get(echo.get("card"))
+        side = next((s for s, members in self.sides.items() if by in members), None)
+        data = self.provisions.get(kind) if isinstance(kind, str) else None
+        weapon = data.get("weapon") if isinstance(data, dict) else None
+        if side is not None and self.won is None and isinstance(weapon, int) and weapon > 0:
+            return self.t("feed.play_fight", who=self.who(by), card=self.kind_card(kind),
+                          n=weapon, side=text(f"feed.sides.{side}", self.lang))
+        return self.t("events.play", who=self.who(by), card=self.kind_card(kind))
+
+    def tell_use(self, a, by, echo, group):
+        flare = next((e for e in group if e.get("type") == "flare"), None)
+        if flare is not None:
+            return self.ev_flare({**flare, "kind": flare.get("kind", echo.get("kind"))})
+        return self.ev_use(echo)
+
+    def tell_water(self, a, by, echo, group):
+        return self.ev_water(echo)
+
+    def tell_chum(self, a, by, echo, group):
+        return self.ev_chum(echo)
+
+    def tell_preserve(self, a, by, echo, group):
+        return self.ev_preserve(echo)
+
+    def tell_navigate(self, a, by, echo, group):
+        return self.ev_navigate(echo)
+
+    def tell_drink(self, a, by, echo, group):
+        return self.ev_drink(echo)
+
+    def tell_shark(self, a, by, echo, group):
+        return self.ev_shark(echo)
+
+    def tell_offer(self, a, by, echo, group):
+        return self.ev_offer(echo)
+
+    def tell_accept_offer(self, a, by, echo, group):
+        moves = [e for e in group if e.get("type") == "move" and isinstance(e.get("kind"), str)
+                 and str(e.get("to", "")).startswith("hand:")]
+        giver, taker = self._parties(echo)
+        if not moves:
+            return self.ev_trade(echo)
+        listed = self.join([text("feed.trade_move", self.lang, card=self.kind_card(e["kind"]),
+                                 who=self.who(str(e["to"]).partition(":")[2]))
+                            for e in moves])
+        return self.t("feed.trade", moves=listed,
+                      **{"from": self.who(giver), "to": self.who(taker)})
+
+    def tell_decline_offer(self, a, by, echo, group):
+        return self.ev_decline(echo)
+
+    def tell_object(self, a, by, echo, group):
+        return self.ev_object(echo)
+
+    # -- what the game does between moves
+    def standalone(self, events: list, i: int) -> tuple:
+        """``(next index, sentence or None)`` for the event at ``i`` and those it merges."""
+        event = events[i]
+        kind = event.get("type")
+        following = events[i + 1] if i + 1 < len(events) else {}
+        if kind in _FRESH:
+            self.request, self.sides, self.won = {}, {}, None
+        if kind == "move":
+            return self.standalone_move(events, i)
+        if kind in _UNTOLD:
+            return i + 1, None
+        if kind == "fight_start":
+            return i + 1, self.fight_start(event)
+        if kind == "fight":
+            self.won = event.get("winner") if isinstance(event.get("winner"), str) else ""
+            return i + 1, self.fight_result(event)
+        if kind == "damage":
+            return self.damage_run(events, i)
+        if kind == "thirst" and following.get("type") == "thirst":
+            return self.thirst_run(events, i)
+        if kind == "offer_void" and following.get("type") == "offer_void":
+            return self.lapsed_run(events, i)
+        if kind == "seats" and following.get("type") == "lost":
+            return i + 1, None    # who leaves the boat says it
+        if kind == "status" and event.get("status") == "lost" and i > 0 \
+                and events[i - 1].get("type") == "lost" \
+                and events[i - 1].get("character") == event.get("character"):
+            return i + 1, None    # "is lost at sea" said it
+        if kind == "seats" and self.request.get("act") == "swap" and self.won == "attacker":
+            self.won = ""
+            return i + 1, self.t("feed.swap_done", who=self.who(self.request.get("by")),
+                                 target=self.who(self.request.get("target")))
+        if kind == "cannibalism":
+            self.request = {"act": "object", "by": event.get("character"),
+                            "target": event.get("target")}
+        return i + 1, self.event(event)
+
+    def standalone_move(self, events: list, i: int) -> tuple:
+        move = events[i]
+        following = events[i + 1] if i + 1 < len(events) else {}
+        if move.get("from") == "supply" and move.get("to") == "passing":
+            j = i
+            kinds = []
+            while j < len(events) and events[j].get("type") == "move" \
+                    and events[j].get("from") == "supply" and events[j].get("to") == "passing":
+                if isinstance(events[j].get("kind"), str):
+                    kinds.append(events[j]["kind"])
+                j += 1
+            if not kinds:
+                return j, None
+            return j, self.t("feed.supply_seen", cards=self.join([self.kind_card(k) for k in kinds]))
+        if following.get("type") == "pick" and following.get("automatic"):
+            who = following.get("character")
+            if isinstance(move.get("kind"), str):
+                return i + 2, self.t("feed.pick_last", who=self.who(who),
+                                     card=self.kind_card(move["kind"]))
+            return i + 2, self.ev_pick(following)
+        if following.get("type") == "robbed" and following.get("card") == move.get("card"):
+            return i + 2, self.ev_robbed({**following,
+                                          "kind": following.get("kind", move.get("kind"))})
+        return i + 1, None
+
+    def fight_result(self, e) -> str:
+        attackers = e.get("attackers") if isinstance(e.get("attackers"), list) else []
+        defenders = e.get("defenders") if isinstance(e.get("defenders"), list) else []
+        winner = e.get("winner")
+        if winner not in ("attacker", "defender"):
+            return self.ev_fight(e)
+        strength = e.get("strength") if isinstance(e.get("strength"), Mapping) else {}
+        a, d = self.count(strength.get("attacker")), self.count(strength.get("defender"))
+        winners = attackers if winner == "attacker" else defenders
+        values = {"attackers": self.names(attackers), "defenders": self.names(defenders)}
+        if a is None or d is None:
+            return self.t(f"feed.fight.{winner}_plain", n=len(winners), **values)
+        return self.t(f"feed.fight.{winner}", n=len(winners), a=a, d=d, **values)
+
+    def damage_run(self, events: list, i: int) -> tuple:
+        """Damage of one cause and amount to several in a row: one sentence."""
+        first = events[i]
+        j = i + 1
+        while j < len(events) and events[j].get("type") == "damage" \
+                and events[j].get("cause") == first.get("cause") \
+                and events[j].get("amount") == first.get("amount") \
+                and events[j].get("character") != first.get("character"):
+            j += 1
+        if j == i + 1:
+            return j, self.event(first)
+        cause, n = first.get("cause"), self.count(first.get("amount"))
+        values = {"names": self.names([e.get("character") for e in events[i:j]]),
+                  "n": n if n is not None else "?"}
+        if cause in ("fight", "overboard", "shark", "thirst", "quick"):
+            return j, self.t(f"feed.damage_many.{cause}", **values)
+        if isinstance(cause, str) and cause in self.provisions:
+            return j, self.t("feed.damage_many.card", card=self.kind_card(cause), **values)
+        return j, self.t("feed.damage_many.other", **values)
+
+    def thirst_run(self, events: list, i: int) -> tuple:
+        """Who is thirsty after a navigation card: one sentence."""
+        j = i
+        listed = []
+        while j < len(events) and events[j].get("type") == "thirst":
+            e = events[j]
+            count = self.count(e.get("count"))
+            who = self.who(e.get("character"))
+            listed.append(text("feed.thirsty_times", self.lang, who=who, n=count)
+                          if count is not None and count > 1 else who)
+            j += 1
+        return j, self.t("feed.thirsty", list=self.join(listed))
+
+    def lapsed_run(self, events: list, i: int) -> tuple:
+        """Offers that lapse together (at the end of the action phase): one sentence."""
+        j = i
+        pairs = []
+        reason = events[i].get("reason")
+        while j < len(events) and events[j].get("type") == "offer_void" \
+                and events[j].get("reason") == reason:
+            giver, taker = self._parties(events[j])
+            pairs.append(text("feed.offer_pair", self.lang,
+                              **{"from": self.who(giver), "to": self.who(taker)}))
+            j += 1
+        said = catalog(self.lang)["events"]["reasons"].get(reason) \
+            if isinstance(reason, str) else None
+        if said is None and self.lang == DEFAULT_LANG and isinstance(reason, str):
+            said = reason   # the engine's own words are English
+        if said:
+            return j, self.t("feed.offers_void", reason=said, list=self.join(pairs))
+        return j, self.t("feed.offers_void_plain", list=self.join(pairs))

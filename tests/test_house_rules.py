@@ -17,7 +17,7 @@ import pytest
 import lifeboat_rules as lr
 from lifeboat_rules import plugins as plugins_module
 from lifeboat_rules import rulesets as rulesets_module
-from lifeboat_rules.bots import play_random_game
+from lifeboat_rules.bots import RandomPlayer, play_random_game
 from lifeboat_rules.scenario import check_paths
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "examples")
@@ -137,7 +137,7 @@ PLAY = textwrap.dedent("""
     import json, sys
     import lifeboat_drink_water
     from lifeboat_rules import load_ruleset
-    from lifeboat_rules.bots import play_random_game
+    from lifeboat_rules.bots import RandomPlayer, play_random_game
     from lifeboat_rules.plugins import entry_point_plugins
 
     ruleset = load_ruleset(sys.argv[1])
@@ -214,3 +214,85 @@ def test_without_the_package_the_entry_point_name_is_unknown_here(monkeypatch):
     assert "drink_water" not in plugins_module.entry_point_plugins()
     with pytest.raises(lr.ContentError, match="unknown plugin 'drink_water'"):
         lr.load_ruleset(example("drink-water-installed.yaml"))
+
+
+# --------------------------------------------------------------------------- part 4: words
+
+STORM = os.path.join(EXAMPLES, "storm")
+
+
+def _blocks(kind: str) -> list:
+    with open(os.path.join(EXAMPLES, "..", "house-rules.md"), encoding="utf-8") as handle:
+        guide = handle.read()
+    part = guide.split("## 4. Words for your house rule", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in part.split(f"```{kind}\n")[1:]]
+
+
+@pytest.fixture
+def storm(monkeypatch):
+    monkeypatch.syspath_prepend(STORM)
+    yield lr.load_ruleset(example("storm.yaml"))
+    sys.modules.pop("lifeboat_storm", None)
+
+
+def test_the_guide_shows_the_storm_as_it_is():
+    with open(os.path.join(STORM, "lifeboat_storm.py"), encoding="utf-8") as handle:
+        code = handle.read().split('"""', 2)[2].lstrip("\n")
+    with open(example("storm.yaml"), encoding="utf-8") as handle:
+        ruleset = handle.read()
+    assert _blocks("python")[0] == code
+    assert _blocks("yaml") == [ruleset]
+
+
+def test_the_storm_reads_right_in_english_and_chinese(storm, monkeypatch, capsys):
+    """The guide's example, run: its output is the text it shows, word for word (the card's
+    own text, the plugin's event in the ruleset's words, then who falls), in both languages."""
+    monkeypatch.chdir(EXAMPLES)
+    exec(compile(_blocks("python")[1], "house-rules.md", "exec"), {})
+    assert capsys.readouterr().out == _blocks("text")[0]
+
+
+def _storm_game(ruleset, seed=5):
+    game = lr.new_game(ruleset, players=6, seed=seed)
+    bot = RandomPlayer(seed)
+    while not game.over:
+        game.apply(bot.act(game))
+    return game
+
+
+def test_the_storm_in_played_games(storm):
+    """Whenever the Storm is drawn, every feed tells it in the ruleset's words."""
+    seen = 0
+    for seed in range(20):
+        game = _storm_game(storm, seed)
+        if not any(e["type"] == "storm" for e in game.log):
+            continue
+        seen += 1
+        for lang, card in (("en", "Storm is resolved: the two characters at the stern fall "
+                                  "overboard."), ("zh", "结算「风暴」：船尾的两个角色落水。")):
+            for viewer in [None] + list(game.state.characters):
+                lines = [e["text"] for e in game.feed(viewer, lang=lang)]
+                assert card in lines
+                after = lines[lines.index(card) + 1]
+                assert after.startswith("The storm sweeps" if lang == "en" else "风暴把"), after
+    assert seen >= 3
+
+
+def test_without_its_words_the_storm_reads_as_the_guide_says(storm):
+    card = {"name": "Storm", "overboard": [], "thirst": [], "oar": False, "fight": False,
+            "seagull": 0}
+    bare = lr.load_ruleset({**storm.spec, "overrides": {"navigation": {"storm": card}}})
+    game = lr.new_game(bare, setup={"seats": ["lady_lauren", "the_captain", "frenchy", "the_kid"],
+                                    "rowing_pile": ["storm"], "phase": "navigation"})
+    lines = [e["text"] for e in game.feed(None)]
+    assert "Storm is resolved: nothing happens." in lines
+    assert "Event: storm." in lines
+
+
+def test_words_and_text_are_checked_like_the_rest_of_the_content():
+    with pytest.raises(lr.ContentError, match="words"):
+        lr.load_ruleset({"words": {"en": {"events": {"storm": 3}}}})
+    with pytest.raises(lr.ContentError, match="words"):
+        lr.load_ruleset({"words": {"en": {"sentences": {}}}})
+    with pytest.raises(lr.ContentError, match="text"):
+        lr.load_ruleset({"overrides": {"navigation": {"nav-19": {"text": {"en": 1}}}}})

@@ -11,7 +11,7 @@ PACKAGE = ROOT / "lifeboat_rules"
 
 # bottom to top; a module may import modules of its own layer or below (rules/* as one layer)
 LAYERS = [
-    {"errors", "records", "rng", "yamlio"},
+    {"errors", "records", "rng", "yamlio", "types"},
     {"declare", "validation"},
     {"content", "hookspecs"},
     {"state", "actions"},
@@ -20,10 +20,10 @@ LAYERS = [
     {"plugins"},
     {"rulesets"},
     {"rules"},
-    {"saving", "views", "determinize"},
+    {"saving", "views", "determinize", "words"},
     {"engine"},
     {"__init__"},
-    {"scenario", "words", "bots", "heuristic", "search", "encoding"},
+    {"scenario", "bots", "heuristic", "search", "encoding"},
     {"pettingzoo", "openspiel"},          # the rl extra (docs/agents.md)
 ]
 CORE = set().union(*LAYERS) - {"__init__"}

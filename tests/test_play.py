@@ -5,7 +5,14 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -193,7 +200,7 @@ def test_each_screen_fits_80_by_24(lang):
     count = 0
     for ruleset, players, seed in (("classic", 6, 1), ("cannibalism", 7, 2), ("shark", 4, 3)):
         _, _, out = play_through(ruleset, players, seed, lang, who=seed % players,
-                                 screen=lambda o: play.PlainScreen(o, fit=True))
+                                 screen=lambda o: play.PlainScreen(o, fit=True, size=(80, 24)))
         for frame in _frames(out):
             assert len(frame) <= 24, "\n".join(frame)
             assert max(play.width(line) for line in frame) <= 80, "\n".join(frame)
@@ -216,13 +223,245 @@ def test_wide_characters_count_twice():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_game_drawn_with_rich(lang):
     game, me, out = play_through("cannibalism", 7, 6, lang, who=2,
-                                 screen=lambda o: play.RichScreen(o, fit=True))
+                                 screen=lambda o: play.RichScreen(o, fit=True, size=(80, 24)))
     assert game.over
     frames = _frames(out)
     assert len(frames) > 10
     for frame in frames[:-1]:
         assert len(frame) <= 24 and max(play.width(line) for line in frame) <= 80
-        assert frame[-1].startswith(("Your choice", "请选择"))
+        # a prompt, or a page of news that did not fit waiting for Enter
+        assert frame[-1].startswith(("Your choice", "请选择", words.text("ui.more_news", lang)))
     last = "\n".join(frames[-1])
     assert ("Final scores:" if lang == "en" else "最终得分：") in last
     assert not INSTANCE_ID.search(out)
+
+
+# --------------------------------------------------------------------------- the terminal's size
+
+def test_the_screen_is_the_terminals_size(monkeypatch):
+    """A screen without a fixed size asks the terminal each time; the space is used."""
+    monkeypatch.setattr(play.shutil, "get_terminal_size",
+                        lambda fallback=None: __import__("os").terminal_size((120, 40)))
+    _, _, out = play_through("classic", 6, 1, who=1,
+                             screen=lambda o: play.PlainScreen(o, fit=True))
+    frames = _frames(out)
+    assert max(len(frame) for frame in frames) > 24     # more than 80x24 would have shown
+    for frame in frames:
+        assert len(frame) <= 40 and max(play.width(line) for line in frame) <= 120
+    _, _, out = play_through("classic", 6, 1, who=1,
+                             screen=lambda o: play.PlainScreen(o, fit=True, size=(64, 22)))
+    for frame in _frames(out):
+        assert len(frame) <= 22 and max(play.width(line) for line in frame) <= 64
+
+
+class Recording(play.PlainScreen):
+    """A plain screen that keeps the news of each screen it shows."""
+
+    def __init__(self, out, game):
+        super().__init__(out, fit=False)
+        self.game = game
+        self.shown: list = []     # (news, log length when shown)
+
+    def show(self, feed, status, decision, menu, lang):
+        self.shown.append((list(feed), len(self.game.log)))
+        super().show(feed, status, decision, menu, lang)
+
+    def finish(self, feed, table, lang):
+        self.shown.append((list(feed), len(self.game.log)))
+        super().finish(feed, table, lang)
+
+
+def test_each_screen_tells_everything_since_the_last_one():
+    """The news of the screens, one after the other, is the player's whole feed: nothing left
+    out, nothing twice; each screen opens with the outcome of your last move."""
+    for seed in (2, 3):
+        game = lr.new_game("classic", players=6, seed=seed)
+        me = game.view(None)["seats"][2]
+        out = io.StringIO()
+        screen = Recording(out, game)
+        play.run(game, me, "en", Script(), out, RandomPlayer(seed), screen)
+        told = [line for news, _ in screen.shown for line in news]
+        whole = game.feed(me)
+        assert told == [e["text"] for e in whole]
+        starts = [e["index"] for e in whole]
+        mine = [i for i, e in enumerate(game.log)
+                if e["type"] == "action" and e["action"]["by"] == me]
+        for (news, _), (following, upto) in zip(screen.shown, screen.shown[1:]):
+            made = [i for i in mine if i < upto]
+            if not made or not following:
+                continue
+            entry = next(e for e in whole if e["index"] == max(k for k in starts if k <= made[-1]))
+            # your last move is told on this screen, unless an earlier one told it
+            assert entry["text"] in following or entry["text"] in \
+                [line for n, u in screen.shown if u <= upto for line in n]
+
+
+def test_the_cards_a_rower_drew_are_told_in_words():
+    for seed in range(40):
+        game = lr.new_game("classic", players=4, seed=seed)
+        bot = RandomPlayer(seed)
+        while not game.over and not (game.pending and game.pending[0].kind == "place"):
+            game.apply(bot.act(game))
+        if not game.over:
+            break
+    rower = game.pending[0].by
+    lines = play.decision_lines(game, rower, "en")
+    drawn = game.view(rower)["decision"]["cards"]
+    assert drawn
+    for card in drawn:
+        line = words.text("ui.drawn_card", "en", card=words.navigation_name(game, card["id"]),
+                          details=words.navigation_details(game, card))
+        assert line in lines
+        assert "overboard" in line or "thirsty" in line or "seagull" in line or \
+            "nothing happens" in line
+
+
+# --------------------------------------------------------------------------- out of the game
+
+def _dies_early():
+    """A seed and seat where the person (answering 1 to everything) dies two rounds or more
+    before the end."""
+    for seed in range(60):
+        who = seed % 6
+        game, me, out = _play_out(seed, who, ["1"])
+        if len(re.findall(r"Round \d+ is next", out)) >= 2:   # two rounds or more to watch
+            return seed, who
+    raise AssertionError("no early death in 60 games")
+
+
+class OnceOut:
+    """1 to everything until the screen says the person is out of the game; then ``lines``."""
+
+    def __init__(self, out: io.StringIO, lines):
+        self.out, self.lines = out, list(lines)
+
+    def readline(self) -> str:
+        if "is out of the game" in self.out.getvalue() and self.lines:
+            return self.lines.pop(0) + "\n"
+        return "1\n"
+
+
+def _play_out(seed, who, answers):
+    game = lr.new_game("classic", players=6, seed=seed)
+    out = io.StringIO()
+    me = game.view(None)["seats"][who]
+    assert play.run(game, me, "en", OnceOut(out, answers), out, RandomPlayer(seed),
+                    play.PlainScreen(out, fit=False)) == 0
+    return game, me, out.getvalue()
+
+
+def test_out_of_the_game_you_may_skip_to_the_end_or_watch():
+    seed, who = _dies_early()
+    # skip: one question, then the end
+    game, me, out = _play_out(seed, who, ["2"])
+    name = words.character_name(game, me)
+    assert out.count(f"{name} is out of the game") == 1 and game.over
+    tail = out.split("is out of the game", 1)[1]
+    assert "Skip to the end" in tail and "Final scores:" in tail
+    assert len(PROMPT.findall(tail)) == 1 and "is next" not in tail
+    # watch: a pause before every round, each with the news of the round before
+    game, me, out = _play_out(seed, who, ["1"])
+    tail = out.split("is out of the game", 1)[1]
+    pauses = re.findall(r"Round (\d+) is next\. Enter: go on, s: skip to the end, q: quit: ",
+                        tail)
+    assert len(pauses) >= 2 and [int(n) for n in pauses] == sorted(int(n) for n in pauses)
+    between = tail.split("is next", 2)[1]
+    assert "Round " in between   # the news of a round
+    assert "Final scores:" in tail and game.over
+    # s at a pause skips the rest; q quits
+    game, me, out = _play_out(seed, who, ["1", "s"])
+    assert len(re.findall(r"Round \d+ is next", out)) == 1 and game.over
+    game, me, out = _play_out(seed, who, ["1", "q"])
+    assert not game.over and out.rstrip().endswith("Bye. (The game was not finished.)")
+
+
+def test_the_end_reveals_love_and_hate_and_why_each_part_scored():
+    game, me, out = play_through(seed=13)
+    reveal = game.view(me)["result"]["reveal"]
+    ending = out.split("Love and hate, and why each part scored:", 1)[1]
+    for character, secret in reveal.items():
+        line = next(l for l in ending.splitlines()
+                    if l.startswith(words.character_name(game, character) + " loved "))
+        assert line.startswith(f"{words.character_name(game, character)} loved "
+                               f"{words.character_name(game, secret['love'])} and hated "
+                               f"{words.character_name(game, secret['hate'])}: ")
+        parts = game.result["breakdown"][character]
+        for part in ("love", "hate"):   # a part that scored says by how much
+            if parts[part]:
+                assert f"+{parts[part]}" in line
+    # before the end, a view reveals nothing
+    fresh = lr.new_game("classic", players=5, seed=13)
+    assert "result" not in fresh.view(None)
+
+
+# --------------------------------------------------------------------------- ending cleanly
+
+class Interrupting:
+    def __init__(self, after: int):
+        self.after = after
+
+    def readline(self) -> str:
+        self.after -= 1
+        if self.after < 0:
+            raise KeyboardInterrupt
+        return "1\n"
+
+
+def test_ctrl_c_ends_the_game_cleanly(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", Interrupting(5))
+    assert main(["play", "--seed", "5", "--players", "5", "--plain"]) == 130
+    captured = capsys.readouterr()
+    assert captured.out.rstrip().endswith("Interrupted. (The game was not finished.)")
+    assert "Traceback" not in captured.err and "error" not in captured.err
+
+
+def _cli(*args: str) -> list:
+    return [sys.executable, "-m", "lifeboat_rules.cli", *args]
+
+
+def test_ctrl_c_in_a_real_process_exits_130_without_a_traceback():
+    process = subprocess.Popen(_cli("play", "--seed", "5", "--plain"), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = b""
+    while b"Your choice" not in seen:   # waiting at its first question
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen
+        seen += chunk
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert b"Interrupted." in out
+
+
+def test_piping_into_head_ends_cleanly(tmp_path):
+    errors = tmp_path / "err.txt"
+    command = (f"yes 1 | {shlex.join(_cli('play', '--seed', '3', '--plain'))} 2> {errors} "
+               "| head -n 3")
+    done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=300)
+    assert len(done.stdout.decode().splitlines()) == 3
+    assert errors.read_text() == ""
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_in_a_real_terminal_the_screen_fills_it(tmp_path):
+    """In tmux at 100x35, the screen uses the terminal: lines of up to 100 columns, 35 at most."""
+    session = f"lifeboat-play-{os.getpid()}"
+    command = shlex.join(_cli("play", "--seed", "3", "--players", "6", "--plain"))
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "35",
+                    # (a moment for tmux to give the pane its size)
+                    f"sleep 1; cd {shlex.quote(os.getcwd())} && {command}"], check=True)
+    try:
+        screen = ""
+        for _ in range(600):   # up to a minute for the first screen
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                    capture_output=True, text=True).stdout
+            if "Your choice" in screen:
+                break
+            time.sleep(0.1)
+        lines = screen.rstrip("\n").split("\n")
+        assert "Your choice" in lines[-1] or "Your choice" in screen, screen
+        widest = max(play.width(line) for line in lines)
+        assert len(lines) <= 35 and 80 < widest <= 100, screen   # wider than 80x24 would be
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

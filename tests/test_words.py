@@ -349,3 +349,53 @@ def test_the_chinese_catalog_has_the_keys_and_placeholders_of_the_english_one():
     for path, node in chinese.items():
         assert _placeholders(node) <= _placeholders(english[path]), path
     assert words.languages() == ("en", "zh")
+
+
+def test_content_words_come_first_then_the_catalog_then_english_then_generic():
+    """``words:`` of a ruleset: its sentence in the language asked for, else the catalog's
+    sentence of a built-in type, else its English sentence, else the generic one."""
+    ruleset = lr.load_ruleset({"words": {
+        "en": {"events": {"rum": "{character} drinks the rum with {target}.",
+                          "damage": "{character} suffers {amount}."},
+               "actions": {"toast": "{by} raises a toast to {target}."},
+               "decisions": {"toast": "{who} may raise a toast."}},
+        "zh": {"events": {"damage": "{character}受伤{amount}。"}}}})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    rum = {"type": "rum", "character": "the_kid", "target": "lady_lauren"}
+    assert lr.describe(rum, game) == "The Kid drinks the rum with Lady Lauren."
+    assert lr.describe(rum, game, "zh") == "The Kid drinks the rum with Lady Lauren."
+    damage = {"type": "damage", "character": "the_kid", "amount": 2, "cause": "thirst"}
+    assert lr.describe(damage, game) == "The Kid suffers 2."
+    assert lr.describe(damage, game, "zh") == "小孩受伤2。"
+    swap = {"type": "swap", "character": "the_kid", "target": "lady_lauren"}
+    assert lr.describe(swap, game, "zh") == lr.describe(swap, lr.new_game("classic", players=4, seed=1), "zh")
+    toast = {"by": "the_kid", "type": "toast", "target": "first_mate"}
+    assert lr.describe(toast, game) == "The Kid raises a toast to First Mate."
+    assert lr.describe({"by": "the_kid", "kind": "toast"}, game, "zh") == "The Kid may raise a toast."
+    plain = lr.new_game("classic", players=4, seed=1)
+    assert lr.describe(rum, plain, "zh") == words.describe_event({**rum, "type": "rum"}, plain, "zh")
+    assert "rum" in lr.describe(rum, plain, "zh")
+
+
+def test_a_content_template_never_shows_a_card_id():
+    ruleset = lr.load_ruleset({"words": {"en": {"events": {"gift": "{character} hides {gift}."}}}})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    card = game.view("lady_lauren")["characters"]["lady_lauren"]["hand"][0]
+    said = lr.describe({"type": "gift", "character": "lady_lauren", "gift": card["id"]}, game)
+    assert said == "Lady Lauren hides a card."
+    said = lr.describe({"type": "gift", "character": "lady_lauren", "gift": card["kind"]}, game)
+    assert said == f"Lady Lauren hides the {words.provision_name(game, card['kind'])}."
+
+
+def test_a_provisions_text_says_what_using_it_does():
+    ruleset = lr.load_ruleset({"overrides": {"provisions": {"medical_kit": {"text": {
+        "en": "heals 1 damage", "zh": "恢复1点伤害"}}}}})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    used = {"type": "use", "character": "the_kid", "target": "lady_lauren", "card": "p1",
+            "kind": "medical_kit"}
+    assert lr.describe(used, game) == "The Kid uses the Medical Kit on Lady Lauren: heals 1 damage."
+    assert lr.describe(used, game, "zh").endswith("：恢复1点伤害。")
+    action = {"by": "the_kid", "type": "use", "card": "medical_kit", "target": "lady_lauren"}
+    assert lr.describe(action, game).endswith(": heals 1 damage.")
+    plain = lr.new_game("classic", players=4, seed=1)
+    assert lr.describe(used, plain) == "The Kid uses the Medical Kit on Lady Lauren."

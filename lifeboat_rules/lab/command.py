@@ -8,10 +8,7 @@ import json
 import sys
 import time
 
-from ..words import describe
-
-# events --verbose leaves out: each repeats what a neighbouring event says
-BOOKKEEPING = frozenset({"action", "move", "marker"})
+from ..words import feed
 
 HELP = """\
 Play N games (seeds S, S+1, ...) between bots and summarize them: win rates with 95%
@@ -64,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print one JSON row per game on standard output "
                              "(the summary goes to standard error)")
     parser.add_argument("--verbose", "-v", action="store_true",
-                        help="print every event of every game (in this process)")
+                        help="print every game as a spectator at the table is told it "
+                             "(game.feed(None): one sentence per move, no hidden card "
+                             "named; in this process)")
     parser.add_argument("--keep-going", action="store_true",
                         help="count the games a plugin error stops (in the summary and the "
                              "report, each with its seed and replay command) instead of "
@@ -118,10 +117,12 @@ def simulate(args) -> int:
 
     watch = None
     if args.verbose:
+        print("(each game as a spectator is told it: game.feed(None))")
+
         def watch(game, events):
-            for event in events:
-                if event["type"] not in BOOKKEEPING:
-                    print(describe(event, game))
+            # a slice of the log ends where a move is awaited: the feed from its start
+            for entry in feed(game, None, len(game.log) - len(events)):
+                print(entry["text"])
 
     began = time.perf_counter()
     try:

@@ -6,6 +6,8 @@ scenario's ``setup``, docs/scenarios.md), checking every name in it.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ..content import NavigationCard, did_you_mean, named_characters
 from ..hookspecs import hookimpl
 from ..plugins import defined_somewhere
@@ -61,7 +63,7 @@ def deal(ruleset, players: int, seed: int) -> State:
                  removed=removed, navigation=navigation_deck, rng=rng.state)
 
 
-def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tuple[State, Phase]:
+def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> tuple[State, Phase]:
     """An explicit position and the phase that begins. Every name is checked; a problem is a
     ``ContentError`` naming the place."""
     check_def("scenario", "setup", setup, where, prefix="setup")
