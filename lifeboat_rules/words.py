@@ -1111,6 +1111,35 @@ def _context_start(log: list, since: int) -> int:
     return index
 
 
+class FeedReader:
+    """``game.feed(viewer, lang=lang)`` read as the game goes on, for a front end that tells
+    every move as it happens: each ``read()`` gives the entries told since the last read, as
+    ``game.feed(viewer, since)`` would, but reads only the new events (``game.feed`` reads the
+    log again from the turn before ``since`` to know what the feed remembers; a reader keeps
+    that memory). Read it between moves (never during ``apply``), with the game it was made
+    for."""
+
+    def __init__(self, game, viewer: str | None, lang: str = DEFAULT_LANG):
+        game.events_for(viewer, len(game.log))    # (checks the viewer)
+        self.game = game
+        self.viewer = viewer
+        self.upto = 0                 # the log's length at the last read
+        self._feed = _Feed(game, lang)
+        self._last: str | None = None
+
+    def read(self) -> list:
+        """The new entries: ``[{"index", "text"}]``."""
+        log = self.game.log
+        if self.upto >= len(log):
+            return []
+        start = self.upto
+        told = self._feed.entries(self.game.events_for(self.viewer, start), start, self._last)
+        self.upto = len(log)
+        if told:
+            self._last = told[-1]["text"]
+        return told
+
+
 class _Feed(_Words):
     """The feed's sentences for one viewer's events (``events_for``)."""
 
@@ -1120,7 +1149,9 @@ class _Feed(_Words):
         self.sides: dict = {}       # the fight going on: side -> [characters]
         self.won: str | None = None  # which side won this turn's fight
 
-    def entries(self, events: list, start: int) -> list:
+    def entries(self, events: list, start: int, last: str | None = None) -> list:
+        """The entries of ``events`` (log index ``start`` on); ``last``: the text of the entry
+        told just before them, if any."""
         out: list = []
         i, count = 0, len(events)
         while i < count:
@@ -1138,7 +1169,7 @@ class _Feed(_Words):
             else:
                 j, sentence = self.standalone(events, i)
             if sentence:
-                if out and out[-1]["text"] == sentence:   # the same again (two cash cards)
+                if (out[-1]["text"] if out else last) == sentence:   # the same again (two cash cards)
                     sentence = self.t("feed.again", sentence=sentence.rstrip(".。"))
                 out.append({"index": start + i, "text": sentence})
             i = j

@@ -47,3 +47,9 @@ def test_adapters_prints_the_ratios():
     out = run("benchmarks/adapters.py", "--games", "2")
     assert "ratio rl_environment / raw:" in out
     assert "ratio move 200 / move 10" in out
+
+
+@pytest.mark.slow
+def test_feed_lines_compares_the_feed_with_every_event_worded():
+    out = run("benchmarks/feed_lines.py", "1")
+    assert "feed / events:" in out and "repeat the line before" in out
