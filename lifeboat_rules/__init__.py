@@ -5,19 +5,20 @@ The public contract (docs/api.md): ``load_ruleset``, ``new_game``, ``Game`` (``p
 ``action_id``, ``action_of``, ``apply_id``, ``view``, ``events_for``, ``to_dict`` /
 ``from_dict``, ``clone``, ``over``, ``result``), ``Decision``, ``IllegalAction``,
 ``ContentError``, ``PluginError``; ``describe`` (a sentence for an event, an action or a
-decision, in English or Chinese); and ``hookimpl`` for plugins (docs/house-rules.md).
+decision, in English or Chinese); and ``hookimpl`` for plugins (docs/house-rules.md). The
+shapes of the dicts it hands out are typed in ``lifeboat_rules.types`` (docs/api.md, Typing).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Mapping
 
 from .engine import Game
 from .engine import new_game as _new_game
 from .errors import ContentError, IllegalAction, PluginError
 from .hookspecs import hookimpl
 from .records import Decision
-from .rulesets import Ruleset, load_ruleset
+from .rulesets import Ruleset, RulesetSource, load_ruleset
 from .words import describe
 
 __all__ = ["load_ruleset", "new_game", "Game", "Ruleset", "Decision", "IllegalAction",
@@ -25,8 +26,8 @@ __all__ = ["load_ruleset", "new_game", "Game", "Ruleset", "Decision", "IllegalAc
 __version__ = "0.2.0"
 
 
-def new_game(ruleset: Any = "classic", players: int | None = None, seed: int | None = None,
-             setup: dict | None = None) -> Game:
+def new_game(ruleset: RulesetSource = "classic", players: int | None = None,
+             seed: int | None = None, setup: Mapping[str, object] | None = None) -> Game:
     """A new game under ``ruleset`` (a ``Ruleset``, or what ``load_ruleset`` takes).
 
     Dealt for ``players`` with ``seed`` (R-SETUP; a random seed when None, recorded in the

@@ -19,11 +19,14 @@ the game's fixed action space (``ActionSpace``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import attrs
 
 from .records import Refusal, Side, Word, short
+
+if TYPE_CHECKING:
+    from .types import Action
 
 FREE = "free"   # the kind of an action taken whenever it is legal (R-PLAY-1, R-TRADE-1)
 MAX_OPEN_OFFERS = 16   # per offerer (R-TRADE-1): bounds the state a client can grow
@@ -127,11 +130,12 @@ class Effect:
 # --------------------------------------------------------------------------- parsing
 
 class Malformed(Exception):
-    """An action dict that is not of its type's shape (rule ``API``)."""
+    """An action dict that is not of its type's shape (rule ``API``): ``field`` and ``value``
+    as in ``Refusal`` (for a list field, the item at fault)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, field: str | None = None, value: object = None):
         super().__init__(message)
-        self.refusal = Refusal("API", message)
+        self.refusal = Refusal("API", message, field, value)
 
 
 def _text(value) -> bool:
@@ -144,29 +148,30 @@ def parse(game, action) -> tuple[ActionType, str, tuple]:
     rules = game.rules
     state = game.state
     if type(action) is not dict:
-        raise Malformed(f"an action is a mapping with 'by' and 'type', not {type(action).__name__}")
+        raise Malformed(f"an action is a mapping with 'by' and 'type', not {type(action).__name__}",
+                        None)
     kind = action.get("type")
     if kind is None:
-        raise Malformed("the action has no 'type'")
+        raise Malformed("the action has no 'type'", "type", None)
     atype = rules.types.get(kind) if type(kind) is str else None
     if atype is None:
-        raise Malformed(f"unknown action type {short(kind)} (known: {', '.join(sorted(rules.types))})")
+        raise Malformed(f"unknown action type {short(kind)} (known: {', '.join(sorted(rules.types))})", "type", kind)
     by = action.get("by")
     if by is None:
-        raise Malformed("the action has no 'by' (the character taking it)")
+        raise Malformed("the action has no 'by' (the character taking it)", "by", None)
     if type(by) is not str or by not in state.characters:
-        raise Malformed(f"unknown character {short(by)} (in play: {', '.join(state.characters)})")
+        raise Malformed(f"unknown character {short(by)} (in play: {', '.join(state.characters)})", "by", by)
     params = atype.params
     if not rules.fields[kind].issuperset(action):
         for key in action:
             if key != "by" and key != "type" and not any(p.name == key for p in params):
                 fields = ", ".join(p.name for p in params) or "none"
-                raise Malformed(f"{kind} has no field {short(key)} (fields: {fields})")
+                raise Malformed(f"{kind} has no field {short(key)} (fields: {fields})", key, action[key])
     values: list = []
     for param in params:
         if param.name not in action:
             if not param.optional:
-                raise Malformed(f"{kind} needs the field {param.name!r}")
+                raise Malformed(f"{kind} needs the field {param.name!r}", param.name, None)
             values.append(param.default(game, by, values) if param.alias else None)
             continue
         values.append(_parse_value(game, atype, param, by, action[param.name], values))
@@ -179,28 +184,28 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
     where = f"{atype.name}.{param.name}"
     if domain is _PILE or domain is _CARDS:
         if type(raw) is not list or len(raw) > MAX_LIST or not all(_text(v) for v in raw):
-            raise Malformed(f"{where} must be a list of card ids, not {short(raw)}")
+            raise Malformed(f"{where} must be a list of card ids, not {short(raw)}", param.name, raw)
         for ref in raw:
             if domain is _CARDS and ref not in state.table.kinds and ref not in game.rules.content.provisions:
-                raise Malformed(f"unknown card {short(ref)} (a card id of this game or a provision kind)")
+                raise Malformed(f"unknown card {short(ref)} (a card id of this game or a provision kind)", param.name, ref)
             if domain is _PILE and ref not in state.table.navcards:
-                raise Malformed(f"unknown navigation card {short(ref)}")
+                raise Malformed(f"unknown navigation card {short(ref)}", param.name, ref)
         if domain is _PILE and len(set(raw)) == len(raw) and all(c in state.drawn for c in raw):
             return [c for c in state.drawn if c in raw]   # any order: the cards go in the order drawn
         return list(raw)
     if not _text(raw):
-        raise Malformed(f"{where} must be a short string, not {short(raw)}")
+        raise Malformed(f"{where} must be a short string, not {short(raw)}", param.name, raw)
     if domain is _CHARACTER:
         if raw not in state.characters:
-            raise Malformed(f"unknown character {short(raw)}")
+            raise Malformed(f"unknown character {short(raw)}", param.name, raw)
         return raw
     if domain is _SIDE:
         if raw not in _SIDES:
-            raise Malformed("side must be 'attacker' or 'defender'")
+            raise Malformed("side must be 'attacker' or 'defender'", param.name, raw)
         return raw
     if domain is _NAVCARD:
         if raw not in state.table.navcards:
-            raise Malformed(f"unknown navigation card {short(raw)}")
+            raise Malformed(f"unknown navigation card {short(raw)}", param.name, raw)
         return raw
     if domain is _OFFER:
         return raw
@@ -211,7 +216,7 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
     if raw in kinds:
         return raw
     if raw not in game.rules.content.provisions:
-        raise Malformed(f"unknown card {short(raw)} (a card id of this game or a provision kind)")
+        raise Malformed(f"unknown card {short(raw)} (a card id of this game or a provision kind)", param.name, raw)
     if param.source is not None:
         for zone in param.source(game, by, values):
             for card in zone:
@@ -220,7 +225,7 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
     return raw   # no such card there: the type's check refuses it
 
 
-def action_dict(atype: ActionType, by: str, values: tuple) -> dict:
+def action_dict(atype: ActionType, by: str, values: tuple) -> "Action":
     """The canonical action dict of a move."""
     action = {"by": by, "type": atype.name}
     for param, value in zip(atype.params, values):

@@ -12,21 +12,30 @@ answering ``choose(game, c)`` will do.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from .engine import new_game
 from .heuristic import HeuristicBot
 from .search import SearchBot
 
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "bot_names", "make_bot",
+           "free_types", "RandomPlayer", "play_random_game"]
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .rulesets import Ruleset
+    from .types import Action
+
 
 class Bot(Protocol):
-    """What the lab and the command line need of a bot."""
+    """What the lab, the web table and the command line need of a bot: ``choose(game, c)``
+    answers one of ``game.legal_actions(c)`` for a character ``c`` the game waits for."""
 
-    def choose(self, game, character: str) -> dict:
+    def choose(self, game: Game, character: str) -> Action:
         """One of ``game.legal_actions(character)``, to apply now."""
 
 
-def free_types(game) -> frozenset:
+def free_types(game: Game) -> frozenset[str]:
     """The action types a character may take at any time (play, preserve, trading, ...),
     as the ruleset's plugins register them."""
     return game.rules.free_names
@@ -40,11 +49,11 @@ class RandomBot:
     game still moves on instead of playing and offering cards for ever.
     """
 
-    def __init__(self, seed: int | None = None, free_rate: float = 0.05):
+    def __init__(self, seed: int | None = None, free_rate: float = 0.05) -> None:
         self.random = random.Random(seed)
         self.free_rate = free_rate
 
-    def choose(self, game, character: str) -> dict:
+    def choose(self, game: Game, character: str) -> Action:
         rnd = self.random
         actions = game.legal_actions(character)
         free = free_types(game)
@@ -55,19 +64,19 @@ class RandomBot:
 
 
 # Bots by name. Issue #10 adds "heuristic" and "search" here, one line each.
-BOTS: dict = {
+BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
 }
 
 
-def bot_names() -> list:
+def bot_names() -> list[str]:
     """The names of the registered bots, sorted."""
     return sorted(BOTS)
 
 
-def make_bot(name: str, seed: int | None = None, **options) -> Bot:
+def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
     """The bot registered as ``name``, seeded, made with ``options`` (e.g. a search bot's
     ``budget``); ValueError naming the known bots otherwise."""
     try:
@@ -81,14 +90,14 @@ class RandomPlayer:
     """Plays every pending decision with one ``RandomBot``: picks one of the pending characters
     at random, then that character's action (the driver used by the tests and benchmarks)."""
 
-    def __init__(self, seed: int | None = None, free_rate: float = 0.05):
+    def __init__(self, seed: int | None = None, free_rate: float = 0.05) -> None:
         self.bot = RandomBot(seed, free_rate)
 
     @property
     def random(self) -> random.Random:
         return self.bot.random
 
-    def act(self, game) -> dict | None:
+    def act(self, game: Game) -> Action | None:
         """An action to apply now (for any pending character), or None if the game is over."""
         pending = game.pending
         if not pending:
@@ -98,8 +107,9 @@ class RandomPlayer:
         return self.bot.choose(game, decision.by)
 
 
-def play_random_game(ruleset, players: int, seed: int, player_seed: int | None = None,
-                     free_rate: float = 0.05, max_actions: int = 100_000):
+def play_random_game(ruleset: Ruleset | str, players: int, seed: int,
+                     player_seed: int | None = None, free_rate: float = 0.05,
+                     max_actions: int = 100_000) -> tuple[Game, int]:
     """Deal a game and play it to the end with random players; returns (game, actions)."""
     game = new_game(ruleset, players=players, seed=seed)
     bot = RandomPlayer(seed if player_seed is None else player_seed, free_rate)
@@ -107,6 +117,9 @@ def play_random_game(ruleset, players: int, seed: int, player_seed: int | None =
     while not game.over:
         if count >= max_actions:
             raise RuntimeError(f"game {seed} did not end after {max_actions} actions")
-        game.apply(bot.act(game))
+        action = bot.act(game)
+        if action is None:
+            break
+        game.apply(action)
         count += 1
     return game, count

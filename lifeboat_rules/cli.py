@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .bots import BOTS
@@ -98,7 +99,7 @@ def _serve(args) -> int:
         from .web.store import FileBusy
     except ImportError as exc:
         print(f"error: the web table needs the optional extra 'web' ({exc}); install it with "
-              "pip install 'lifeboat-rules[web]'", file=sys.stderr)
+              "pip install '.[web]' in the lifeboat_rules source folder", file=sys.stderr)
         return 2
     if args.max_games < 1:
         raise ValueError("--max-games must be at least 1")
@@ -109,6 +110,15 @@ def _serve(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _quiet(out) -> None:
+    """Send the rest of ``out`` nowhere, so that Python's last flush at exit is quiet too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass   # not a file (a test's StringIO)
 
 
 def main(argv=None) -> int:
@@ -153,7 +163,7 @@ def main(argv=None) -> int:
                                f"{', '.join(sorted(BOTS))} (default: random players)")
     terminal.set_defaults(run=play)
 
-    serve = sub.add_parser("serve", help="the web table (needs the extra: pip install 'lifeboat-rules[web]')",
+    serve = sub.add_parser("serve", help="the web table (needs the extra: pip install '.[web]' in the source folder)",
                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
@@ -168,6 +178,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # the reader went away (`| head`): what is left goes nowhere, without a traceback
+        _quiet(sys.stdout)
+        return 1
     except ContentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ shared by every game of a ruleset. Every problem is a ``ContentError`` naming th
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
 import json
 import os
@@ -20,7 +21,7 @@ import attrs
 
 from . import validation as schemas
 from .errors import ContentError
-from .yamlio import check_json_like, parse_yaml, read_yaml
+from .yamlio import check_json_like, line_of, parse_yaml, read_yaml
 
 BUILTIN_DIR = "lifeboat_rules.data"
 SECTIONS = ("characters", "provisions", "navigation", "setup")
@@ -207,6 +208,15 @@ def check_fragment(document: Any, where: str) -> None:
                            "and setup", where, "(top)")
     check_json_like(document, where)
     schemas.check("content", document, where)
+    seated: dict = {}
+    for cid, data in (document.get("characters") or {}).items():   # one character to a seat
+        if data is not None and data.get("seat") in seated:
+            line = line_of(where, ["characters", cid, "seat"])
+            raise ContentError(f"two characters on one seat: {seated[data['seat']]!r} and {cid!r} "
+                               f"both have seat {data['seat']}", where, f"characters.{cid}.seat",
+                               line=f"line {line}" if line else None)
+        if data is not None and "seat" in data:
+            seated[data["seat"]] = cid
 
 
 def merge_file(content: dict, path: str | os.PathLike) -> dict:
@@ -222,9 +232,82 @@ SETUP_DEFAULTS = {"starting_hand": 1, "rowing_draws": 2, "seagulls_to_land": 4,
                   "removed_provisions": []}
 
 
-def content_problems(raw: dict, effect_names, marker_names=()) -> tuple[Content | None, list]:
+# What a new character, provision or navigation card must give (docs/house-rules.md, "What a
+# new thing needs"): an id the content lacks is taken as a new thing only when all of these are
+# there, so that a misspelt id (``wter: {count: 12}``) is an error and not twelve blank cards.
+# Everything else has a default (the record classes above).
+NEW_THING_NEEDS = {
+    "characters": ("name", "size", "survival", "seat"),
+    "provisions": ("name", "count"),
+    "navigation": ("overboard", "thirst", "oar", "fight", "seagull"),
+}
+THING_WORDS = {"characters": "character", "provisions": "provision", "navigation": "navigation card"}
+
+
+def nearest(word: str, known) -> list:
+    """The known ids closest to ``word`` (a misspelling's likely meaning), best first."""
+    return difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
+
+
+def did_you_mean(word: str, known) -> str:
+    """``"did you mean 'water'?"``, or the known ids when none is close."""
+    close = nearest(word, known)
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    return f"the ids are: {', '.join(sorted(known)) or 'none'}"
+
+
+def new_thing_problems(content: dict, overlay: dict, added=lambda section, key: False) -> list:
+    """``[(path, message)]`` for each id ``overlay`` (a ruleset's ``overrides``) names in
+    ``characters``, ``provisions`` or ``navigation`` that ``content`` lacks and that is not
+    complete as a new thing (``NEW_THING_NEEDS``), and for removing (``null``) an id the
+    content lacks, unless ``added(section, id)`` (a ruleset extended added it, and this one
+    takes it out again). The nearest existing ids are named."""
+    found = []
+    for section, needs in NEW_THING_NEEDS.items():
+        entries = overlay.get(section)
+        if not isinstance(entries, dict):
+            continue
+        have = content.get(section) or {}
+        word = THING_WORDS[section]
+        for key, value in entries.items():
+            if key in have:
+                continue
+            if value is None:
+                if added(section, key):
+                    continue
+                found.append((f"{section}.{key}", f"there is no {word} {key!r} to remove; "
+                                                  f"{did_you_mean(key, have)}"))
+            elif isinstance(value, dict):
+                missing = [field for field in needs if field not in value]
+                if missing:
+                    found.append((f"{section}.{key}", f"the content has no {word} {key!r}; "
+                                  f"{did_you_mean(key, have)} (a new {word} needs "
+                                  f"{', '.join(needs)}; this one lacks {', '.join(missing)})"))
+    return found
+
+
+def named_characters(data) -> list:
+    """``[(subpath, id)]`` of the character ids a navigation card's data names (``overboard``,
+    ``thirst``: lists, ``all_except`` lists)."""
+    named = []
+    for side in ("overboard", "thirst"):
+        value = data.get(side) if isinstance(data, dict) else None
+        if isinstance(value, dict):
+            value, side = value.get("all_except"), f"{side}.all_except"
+        if isinstance(value, list):
+            named.extend((f"{side}[{index}]", who) for index, who in enumerate(value))
+    return named
+
+
+def content_problems(raw: dict, effect_names, marker_names=(),
+                     defined_elsewhere=lambda who: False) -> tuple[Content | None, list]:
     """``(content, [])`` for valid merged content, else ``(None, [(path, message), ...])``
-    listing every problem (schema first; consistency once the schema holds)."""
+    listing every problem (schema first; consistency once the schema holds).
+
+    ``defined_elsewhere(id)`` answers whether loaded content other than this one defines a
+    character (a card may name an expansion's character the game does not have, section C);
+    any other character id a card names is a mistake."""
     found = schemas.problems("content", raw)
     for section in SECTIONS:
         if section not in raw:
@@ -283,6 +366,18 @@ def content_problems(raw: dict, effect_names, marker_names=()) -> tuple[Content 
         for kind in info.keeps_used:
             if kind not in provisions:
                 found.append((f"characters.{cid}.ability.keeps_used", f"unknown provision {kind!r}"))
+    seated: dict = {}
+    for cid, info in characters.items():   # R-SETUP-6: one character to a seat
+        if info.seat in seated:
+            found.append((f"characters.{cid}.seat", f"two characters on one seat: {seated[info.seat]!r} "
+                                                    f"and {cid!r} both have seat {info.seat}"))
+        else:
+            seated[info.seat] = cid
+    for nid, data in raw["navigation"].items():
+        for place, who in named_characters(data):
+            if who not in characters and not defined_elsewhere(who):
+                found.append((f"navigation.{nid}.{place}", f"no loaded content defines a character "
+                                                           f"{who!r}; {did_you_mean(who, characters)}"))
     for nid, card in navigation.items():
         for side in ("overboard", "thirst"):
             marked = getattr(card, side).marked

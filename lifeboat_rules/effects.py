@@ -28,8 +28,8 @@ class Secret(NamedTuple):
     """The fields of an event (``action.pile`` for a field of the action inside it) that only
     ``audience`` (character ids) may see. A named tuple: one is made for most card moves, and
     a tuple is the cheapest immutable record to make."""
-    audience: tuple = ()
-    hidden: tuple = ()
+    audience: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
 
     def data(self) -> dict:
         return {"audience": list(self.audience), "hidden": list(self.hidden)}

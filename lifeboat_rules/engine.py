@@ -12,7 +12,7 @@ advances stages until someone has a decision or the game ends. ``legal_actions``
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import determinize as determinizing, effects, saving, views, words
 from .effects import copy_events, copy_log, finisher_of
@@ -22,9 +22,13 @@ from .errors import IllegalAction
 from .records import End, Phase, Refusal, decisions, short
 from .rng import Rng
 from .rules import navigation, scoring, setup
-from .rulesets import Ruleset, load_ruleset
+from .rulesets import Ruleset, RulesetSource, load_ruleset
 from .stages import Stage, Window
 from .state import State
+
+if TYPE_CHECKING:   # types only: nothing of lifeboat_rules.types is needed at run time
+    from .records import Decision
+    from .types import Action, Event, FeedEntry, Result, SavedGame, View
 
 
 class Game:
@@ -36,15 +40,17 @@ class Game:
     """
 
     __slots__ = ("ruleset", "rules", "state", "log", "secrets", "space", "statuses_changed",
-                 "_pending", "_deciders", "_moves", "_deep", "_deep_upto")
+                 "_pending", "_deciders", "_moves", "_deep", "_deep_upto", "_applied")
 
-    def __init__(self, ruleset: Ruleset, state: State, log: list | None = None,
-                 secrets: dict | None = None):
+    def __init__(self, ruleset: Ruleset, state: State, log: list[dict[str, object]] | None = None,
+                 secrets: dict[int, Secret] | None = None):
         self.ruleset = ruleset
         self.rules = ruleset.rules
         self.state = state
-        self.log: list = [] if log is None else log
-        self.secrets: dict = {} if secrets is None else secrets
+        self.log: list[dict[str, Any]] = [] if log is None else log
+        self.secrets: dict[int, Secret] = {} if secrets is None else secrets
+        # every accepted action is logged as one ``action`` event: the log is the count's truth
+        self._applied = sum(1 for event in self.log if event["type"] == "action")
         table = state.table
         rules = self.rules
         space = rules.space
@@ -52,26 +58,34 @@ class Game:
             space = rules.space_for(len(table.navcards), len(table.kinds))
         self.space = space
         self.statuses_changed = True     # set by effects: is anyone still alive? (R-END-1)
-        self._pending: list = []
-        self._deciders: tuple = ()           # who is pending (a few: a tuple is quickest)
-        self._moves: dict = {}
-        self._deep: list = []          # indices of the log's events that hold containers
+        self._pending: list[Decision] = []
+        self._deciders: tuple[str, ...] = ()   # who is pending (a few: a tuple is quickest)
+        self._moves: dict[object, Any] = {}
+        self._deep: list[tuple[int, Any]] = []   # the log's events that hold containers
         self._deep_upto = 0            # how much of the log _deep has looked at
 
     # ------------------------------------------------------------------ who decides what
 
     @property
-    def pending(self) -> list:
+    def pending(self) -> list[Decision]:
         """The decisions the game waits for now (``Decision``: ``by``, ``kind``), in seat
         order bow to stern, ghosts last."""
         return list(self._pending)
 
     @property
     def over(self) -> bool:
+        """Whether the game is over."""
         return self.state.over
 
     @property
-    def result(self) -> dict | None:
+    def actions_applied(self) -> int:
+        """How many actions this game has accepted (``apply``, ``apply_id``), from its
+        beginning; one more after each, unchanged by a refusal; saved and restored with the
+        game. A front end sends it with a move to tell a move made on a stale screen."""
+        return self._applied
+
+    @property
+    def result(self) -> Result | None:
         """Once over: ``{"scores", "winners", "breakdown", "end"}``; before: None."""
         result = self.state.result
         if result is None:
@@ -81,11 +95,11 @@ class Game:
                 "end": result["end"]}
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[Event]:
         """The whole log so far, unredacted (a copy)."""
         return copy_log(self.log, self.deep_events())
 
-    def deep_events(self) -> list:
+    def deep_events(self) -> list[tuple[int, Any]]:
         """``(index, finisher)`` of the log's events that hold lists or mappings (brought
         up to date; ``effects.finisher_of``): copies of the others are one step
         (``effects.copy_log``)."""
@@ -106,7 +120,7 @@ class Game:
 
     # ------------------------------------------------------------------ legal moves
 
-    def moves(self, by: str) -> list:
+    def moves(self, by: str) -> list[tuple[ActionType, tuple[object, ...]]]:
         """``[(ActionType, values)]``: every move ``by`` may make now (cached until the next
         change). The one listing behind ``legal_actions`` and ``legal_ids``."""
         if type(by) is not str:   # not a character id (and maybe not hashable): no move
@@ -119,12 +133,12 @@ class Game:
                 self._moves[key] = found
         return found
 
-    def action_dict(self, atype: ActionType, by: str, values: tuple) -> dict:
+    def action_dict(self, atype: ActionType, by: str, values: tuple[object, ...]) -> Action:
         """The action dict of one move ``(atype, values)`` of ``moves(by)``, as
         ``legal_actions(by)`` lists it."""
         return self.rules.builders[atype.name](by, values)
 
-    def _listing(self, by: str) -> list | tuple:
+    def _listing(self, by: str) -> Any:   # [(ActionType, [values, ...])], or ()
         """``moves(by)`` grouped by type: ``[(ActionType, [values, ...])]``, types in the
         order they are listed, none without a move (cached until the next change)."""
         groups = self._moves.get(by)
@@ -137,7 +151,7 @@ class Game:
         groups = []
         rules = self.rules
         stack = state.stack
-        stage = stack[-1] if stack else None
+        stage: Any = stack[-1] if stack else None   # a stage whenever someone decides
         deciding = by in self._deciders
         if deciding:
             if stage.PASSABLE:
@@ -170,7 +184,7 @@ class Game:
         self._moves[by] = groups
         return groups
 
-    def legal_actions(self, character: str) -> list:
+    def legal_actions(self, character: str) -> list[Action]:
         """Every action ``character`` may apply now, one dict per distinct move (cards by
         instance id, optional fields always given or always left out)."""
         if type(character) is not str:
@@ -179,21 +193,22 @@ class Game:
         return [build(character, values) for atype, listed in self._listing(character)
                 for build in (builders[atype.name],) for values in listed]
 
-    def verdict(self, atype: ActionType, by: str, values: tuple) -> Refusal | None:
+    def verdict(self, atype: ActionType, by: str, values: tuple[Any, ...]) -> Refusal | None:
         """Why the move is not legal now, or None: the one decision ``apply`` and
         ``apply_id`` follow (``moves`` lists exactly what it accepts)."""
         state = self.state
         if state.over:
-            return Refusal("R-END-1", "the game is over: nothing may be played")
+            return Refusal("R-END-1", "the game is over: nothing may be played", None)
         character = state.characters[by]
         if character.lost:
             # a ghost takes its own window actions and passes (R-SHARK-2, R-WIN-2)
             if not (character.ghost and (atype.ghost or atype.name == "pass")):
                 how = "lost at sea" if character.ghost else "lost"
-                return Refusal("R-STATUS", f"{by} has left the game ({how})")
+                return Refusal("R-STATUS", f"{by} has left the game ({how})", "by", by)
         elif not character.awake:
-            return Refusal("R-STATUS", f"{by} is {character.status}: only awake characters act")
-        stage = state.stack[-1] if state.stack else None
+            return Refusal("R-STATUS", f"{by} is {character.status}: only awake characters act",
+                           "by", by)
+        stage: Stage | None = state.stack[-1] if state.stack else None
         deciding = by in self._deciders
         if atype.free:
             refusal = atype.check(self, stage, by, *values)
@@ -203,12 +218,11 @@ class Game:
                     and stage.claims(self, atype, by, values)):
                 return stage.refusal(self, by)
         else:
-            offered = stage is not None and (
-                stage.KIND in atype.kinds or (atype.name == "pass" and stage.PASSABLE))
-            if not offered:
+            if stage is None or not (
+                    stage.KIND in atype.kinds or (atype.name == "pass" and stage.PASSABLE)):
                 waiting = ", ".join(f"{d.by} ({d.kind})" for d in self._pending) or "nobody"
                 return Refusal(atype.rule, f"{atype.name} is not taken now (the game waits for: "
-                                           f"{waiting})")
+                                           f"{waiting})", "type", atype.name)
             if not deciding:
                 return stage.refusal(self, by)
             refusal = atype.check(self, stage, by, *values)
@@ -218,16 +232,20 @@ class Game:
             return self._plugin_refusal(atype, by, values)
         return None
 
-    def _plugin_refusal(self, atype: ActionType, by: str, values: tuple) -> Refusal | None:
+    def _plugin_refusal(self, atype: ActionType, by: str, values: tuple[Any, ...]) -> Refusal | None:
+        hook = self.rules.refuse_hook
+        if hook is None:
+            return None
         try:
-            reason = self.rules.refuse_hook(game=self, action=action_dict(atype, by, values))
+            reason = hook(game=self, action=action_dict(atype, by, values))
         except Exception as exc:
             raise self.rules.plugin_error(exc, f"checking a {atype.name} of {by}") from exc
         if reason is None:
             return None
         plugins = ", ".join(n for n in self.rules.implementers("lifeboat_refuse")
                             if n not in self.rules.trusted)
-        return Refusal("plugin", f"{atype.name} is forbidden now by {plugins}: {short(reason)}")
+        return Refusal("plugin", f"{atype.name} is forbidden now by {plugins}: {short(reason)}",
+                       "type", atype.name)
 
     # ------------------------------------------------------------------ integer actions
 
@@ -236,11 +254,11 @@ class Game:
         """The size of the integer action space (fixed for a ruleset)."""
         return self.space.size
 
-    def legal_ids(self, character: str) -> list:
+    def legal_ids(self, character: str) -> list[int]:
         """The sorted integers of ``legal_actions(character)``."""
         return sorted(self._numbered(character))
 
-    def _numbered(self, character: str) -> dict:
+    def _numbered(self, character: str) -> dict[int, Any]:
         """``{integer: move}`` of the listed moves (kept as long as the listing is)."""
         if type(character) is not str or character not in self.state.characters:
             return {}   # not a character (and maybe not hashable): nothing kept for it
@@ -254,21 +272,22 @@ class Game:
                 number[atype.name](state, character, atype, listed, found)
         return found
 
-    def action_id(self, action: Any) -> int:
+    def action_id(self, action: Mapping[str, object]) -> int:
         """The integer of an action (a listed one, or one ``apply`` takes for it)."""
         atype, by, values = self._parse(action)
         number = self.space.encode(self, by, atype, values)
         if number is None:
             raise IllegalAction(f"API: this {atype.name} has no integer (only single-card gift "
-                                "offers do; richer offers go through apply)", "API")
+                                "offers do; richer offers go through apply)", "API", "type",
+                                atype.name)
         return number
 
-    def action_of(self, character: str, number: int) -> dict:
+    def action_of(self, character: str, number: int) -> Action:
         """The action dict an integer stands for, for ``character``, now."""
         move = self._decode(character, number)
         return action_dict(move[0], character, move[1])
 
-    def apply_id(self, character: str, number: int) -> list:
+    def apply_id(self, character: str, number: int) -> list[Event]:
         """``apply(action_of(character, number))``, without building dicts on the way."""
         listed = self._moves.get(("ids", character)) if type(character) is str else None
         move = listed.get(number) if listed is not None and type(number) is int else None
@@ -276,13 +295,14 @@ class Game:
             atype, values = self._decode(character, number)
             refusal = self.verdict(atype, character, values)
             if refusal is not None:
-                raise IllegalAction(refusal.text(), refusal.rule)
+                raise IllegalAction(refusal.text(), refusal.rule, refusal.field, refusal.value)
             move = (atype, values)
         return self._transact(move[0], character, move[1])
 
-    def _decode(self, character, number):
+    def _decode(self, character: str, number: int) -> Any:
         if type(character) is not str or character not in self.state.characters:
-            raise IllegalAction(f"API: unknown character {short(character)}", "API")
+            raise IllegalAction(f"API: unknown character {short(character)}", "API", "by",
+                                character)
         move = self.space.decode(self, character, number)
         if move is None:
             raise IllegalAction(f"API: {short(number)} stands for no move of {character} now "
@@ -291,23 +311,23 @@ class Game:
 
     # ------------------------------------------------------------------ apply
 
-    def _parse(self, action):
+    def _parse(self, action: object) -> tuple[ActionType, str, tuple[Any, ...]]:
         try:
             return parse(self, action)
         except Malformed as exc:
-            raise IllegalAction(f"API: {exc}", "API") from None
+            raise IllegalAction(f"API: {exc}", "API", exc.refusal.field, exc.refusal.value) from None
 
-    def apply(self, action: Any) -> list:
+    def apply(self, action: Mapping[str, object]) -> list[Event]:
         """Apply one action and move the game on to the next decisions. Returns the events it
         caused. Raises ``IllegalAction`` (naming the rule) and leaves the game exactly as it
         was when the action is malformed or not legal now."""
         atype, by, values = self._parse(action)
         refusal = self.verdict(atype, by, values)
         if refusal is not None:
-            raise IllegalAction(refusal.text(), refusal.rule)
+            raise IllegalAction(refusal.text(), refusal.rule, refusal.field, refusal.value)
         return self._transact(atype, by, values)
 
-    def _transact(self, atype: ActionType, by: str, values: tuple) -> list:
+    def _transact(self, atype: ActionType, by: str, values: tuple[Any, ...]) -> list[Event]:
         rules = self.rules
         guarded = rules.guarded
         if guarded:   # code from outside this package takes part: keep a copy to go back to
@@ -346,6 +366,7 @@ class Game:
             if error is exc:
                 raise
             raise error from exc
+        self._applied += 1
         log = self.log
         if atype.name in rules.flat_actions and rules.event_hook is None:
             # the action event, which no plugin has seen, holds a dict of strings
@@ -354,7 +375,7 @@ class Game:
             return events
         return copy_events(log[mark:])
 
-    def _action_secret(self, atype: ActionType, by: str, values: tuple) -> Secret | None:
+    def _action_secret(self, atype: ActionType, by: str, values: tuple[Any, ...]) -> Secret | None:
         """Fields of an action only its actor (and whom it names) may see: the pile a rower
         keeps (R-ROW-1), the cards of a trade offer (R-TRADE-1)."""
         private = atype.private
@@ -366,7 +387,7 @@ class Game:
 
     # ------------------------------------------------------------------ the loop
 
-    def _run(self, hint: list | None = None) -> None:
+    def _run(self, hint: list[str] | None = None) -> None:
         """Move the game on until someone has a decision or the game is over. ``hint``:
         who is pending at the innermost stage, when the caller knows it."""
         state = self.state
@@ -402,7 +423,7 @@ class Game:
         if top is None or self.state.over:
             self._pending = []
         else:
-            made = decisions(top.KIND)
+            made = decisions(top.KIND)   # type: ignore[arg-type]  # a deciding stage has a kind
             self._pending = [made[c] for c in top.pending(self)]
         self._deciders = tuple(d.by for d in self._pending)
 
@@ -483,7 +504,7 @@ class Game:
         self.state.rng = rng.state
         return value
 
-    def option(self, name: str):
+    def option(self, name: str) -> Any:
         return self.ruleset.options[name]
 
     def end(self, cause: End) -> None:
@@ -506,7 +527,7 @@ class Game:
 
     # ------------------------------------------------------------------ looking at it
 
-    def view(self, character: str | None = None) -> dict:
+    def view(self, character: str | None = None) -> View:
         """What ``character``'s player may know (None: what everyone may know), JSON-safe."""
         try:
             return views.view(self, character)
@@ -517,31 +538,31 @@ class Game:
                 raise
             raise self.rules.plugin_error(exc, "making a view") from exc
 
-    def events_for(self, character: str | None, since: int = 0) -> list:
+    def events_for(self, character: str | None, since: int = 0) -> list[Event]:
         """The log from index ``since`` on, as ``character``'s player may see it (None: a
         spectator): one entry per log entry, fields it may not see left out."""
         return views.events_for(self, character, since)
 
-    def feed(self, character: str | None, since: int = 0, lang: str = "en") -> list:
+    def feed(self, character: str | None, since: int = 0, lang: str = "en") -> list[FeedEntry]:
         """What ``character``'s player (None: a spectator) is told of the game from log index
         ``since`` on, in ``lang``: ``[{"index": int, "text": str}]``, one sentence per move,
         built on ``events_for(character)`` alone (docs/api.md, The feed). Entries never
         change once told: ``since=entries[-1]["index"] + 1`` polls for new ones."""
         return words.feed(self, character, since, lang)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SavedGame:
         """The whole game as JSON-safe data; ``Game.from_dict`` continues it identically."""
         return saving.to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Game":
+    def from_dict(cls, data: object) -> Game:
         """A game saved by ``to_dict``; anything else raises ``ContentError``."""
         ruleset, state, log, secrets = saving.read(data)
         game = cls(ruleset, state, log, secrets)
         saving.check_game(game)
         return game
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (cheap: for tree search). It shares the random generator's
         state, so it draws what this game would draw."""
         other = Game.__new__(Game)
@@ -557,9 +578,10 @@ class Game:
         other._moves = {}
         other._deep = self._deep[:]
         other._deep_upto = self._deep_upto
+        other._applied = self._applied
         return other
 
-    def determinize(self, character: str, seed: int) -> "Game":
+    def determinize(self, character: str, seed: int) -> Game:
         """A copy in which everything ``character``'s player cannot see (other hands, their
         love and hate, the deck orders, the rowing pile, removed cards) is dealt again at random
         from ``seed``, consistent with ``view(character)`` and with all it saw before; the copy's
@@ -572,8 +594,9 @@ class Game:
         return f"<Game {self.ruleset.name}: {where}, pending {[d.by for d in self._pending]}>"
 
 
-def new_game(ruleset: Any = "classic", players: int | None = None, seed: int | None = None,
-             setup_data: dict | None = None, where: str = "<setup>") -> Game:
+def new_game(ruleset: RulesetSource = "classic", players: int | None = None,
+             seed: int | None = None, setup_data: Mapping[str, object] | None = None,
+             where: str = "<setup>") -> Game:
     """A dealt game (``players``, ``seed``) or one from an explicit position (``setup_data``)."""
     ruleset = load_ruleset(ruleset)
     if seed is None:

@@ -22,6 +22,12 @@ scores the legal moves with a few rules of thumb and takes the best (ties broken
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .actions import ActionType
+    from .engine import Game
+    from .types import Action
 
 MARGIN = 1          # strength a robber wants over its target (others may join, hands hide weapons)
 IGNORED = frozenset({"offer", "accept_offer", "decline_offer"})   # it never trades
@@ -30,15 +36,15 @@ IGNORED = frozenset({"offer", "accept_offer", "decline_offer"})   # it never tra
 class HeuristicBot:
     """Plays to its own love, hate and treasure (see the module's docstring)."""
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None) -> None:
         self.random = random.Random(seed)
 
-    def choose(self, game, character: str) -> dict:
+    def choose(self, game: Game, character: str) -> Action:
         """One of ``game.legal_actions(character)``."""
         atype, values = self.choose_move(game, character)
         return game.action_dict(atype, character, values)
 
-    def choose_move(self, game, character: str) -> tuple:
+    def choose_move(self, game: Game, character: str) -> tuple[ActionType, tuple[object, ...]]:
         """``(action type, values)``: one of ``game.moves(character)`` (for fast play)."""
         moves = game.moves(character)
         if len(moves) == 1:

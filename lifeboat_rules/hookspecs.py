@@ -12,7 +12,8 @@ Two families:
 
 * **Registration hooks** run once when a ruleset is loaded; what they return describes the
   game (content, options, action types, effects, stages, markers, phases). Problems are
-  ``ContentError`` at load time.
+  ``ContentError`` at load time (a ``PluginError`` too when a plugin's hooks are wrong: a
+  ``lifeboat_*`` function not marked ``@hookimpl``, parameters that are not the hook's).
 * **Game hooks** run while a game is played. They change the game only through
   ``lifeboat_rules.effects`` (the one path that emits events). One that raises makes ``apply``
   (or ``new_game``) fail with a ``PluginError`` naming the plugin, the game left as it was.

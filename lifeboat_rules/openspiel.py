@@ -1,7 +1,7 @@
 """Lifeboat as an OpenSpiel game: ``import lifeboat_rules.openspiel`` registers
 ``python_lifeboat`` (docs/agents.md).
 
-Needs the optional extra ``rl`` (``pip install 'lifeboat-rules[rl]'``: open_spiel, numpy); the
+Needs the optional extra ``rl`` (``pip install '.[rl]'`` in the source folder: open_spiel, numpy); the
 core does not import this module.
 
     import pyspiel

@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment of Lifeboat (docs/agents.md): ``env(ruleset, players, seed)``.
 
-Needs the optional extra ``rl`` (``pip install 'lifeboat-rules[rl]'``: pettingzoo, gymnasium,
-numpy); the core does not import this module.
+Needs the optional extra ``rl`` (``pip install '.[rl]'`` in the source folder: pettingzoo,
+gymnasium, numpy); the core does not import this module.
 
 * Agents ``player_0`` .. ``player_{n-1}`` are the seats at the deal, bow to stern; each keeps
   its character for the whole game (``infos[agent]["character"]``), also once it is lost.

@@ -12,7 +12,6 @@ the input and output streams, so a whole game can be driven by a script.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import shutil
@@ -474,9 +473,19 @@ def ask(menu: list, stdin, screen, lang: str) -> int | None:
         screen.say(text("ui.refused", lang, answer=answer or '""', n=len(menu)))
 
 
-def feed_lines(game, me: str, since: int, lang: str) -> list:
-    """What ``me``'s player is told from log index ``since`` on (``game.feed``)."""
-    return [entry["text"] for entry in game.feed(me, since, lang)]
+class News:
+    """What ``me``'s player has not been told yet (``game.feed``, polled as its entries
+    say: from the entry after the last one told)."""
+
+    def __init__(self, game, me: str, lang: str):
+        self.game, self.me, self.lang = game, me, lang
+        self.since = 0
+
+    def take(self) -> list:
+        entries = self.game.feed(self.me, self.since, self.lang)
+        if entries:
+            self.since = entries[-1]["index"] + 1
+        return [entry["text"] for entry in entries]
 
 
 def choose(game, me: str, lang: str, stdin, screen, feed: list) -> dict | None:
@@ -636,29 +645,26 @@ def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=
     screen = screen or make_screen(out)
     screen.stdin = stdin
     bot = bot or RandomPlayer(0)
-    since = 0                 # the feed is shown from the person's last move on
+    news = News(game, me, lang)   # all since the last screen: your last move's sentence on
     watching = None           # once out of the game: "watch" or "skip"
     round_shown = None
     while not game.over:
         if any(d.by == me for d in game.pending):
-            feed = feed_lines(game, me, since, lang)
-            action = choose(game, me, lang, stdin, screen, feed)
+            action = choose(game, me, lang, stdin, screen, news.take())
             if action is None:
                 screen.say(text("ui.bye", lang))
                 return 0
-            since = len(game.log)     # (the move's own sentence is news of the next screen)
             game.apply(action)
             continue
         if watching is None and is_out(game, me):
-            watching = out_of_the_game(game, me, lang, stdin, screen,
-                                       feed_lines(game, me, since, lang))
+            watching = out_of_the_game(game, me, lang, stdin, screen, news.take())
             if watching is None:
                 screen.say(text("ui.bye", lang))
                 return 0
-            since, round_shown = len(game.log), game.view(None)["round"]
+            round_shown = game.view(None)["round"]
         elif watching == "watch" and game.view(None)["round"] != round_shown:
-            screen.news(feed_lines(game, me, since, lang), lang)
-            since, round_shown = len(game.log), game.view(None)["round"]
+            screen.news(news.take(), lang)
+            round_shown = game.view(None)["round"]
             answer = watch_next(game, lang, stdin, screen)
             if answer is None:
                 screen.say(text("ui.bye", lang))
@@ -668,7 +674,7 @@ def run(game, me: str, lang: str = "en", stdin=None, out=None, bot=None, screen=
         # the person is asked first whenever they must decide, so the bot's pick among
         # the pending decisions is always someone else's
         game.apply(bot.act(game))
-    screen.finish(feed_lines(game, me, since, lang), score_table(game, me, lang), lang)
+    screen.finish(news.take(), score_table(game, me, lang), lang)
     return 0
 
 
@@ -686,7 +692,7 @@ def find_character(game, wanted: str) -> str | None:
 
 def play(args, stdin=None, out=None) -> int:
     """``lifeboat-rules play``: deal a game and play it with the person as ``--as``. Ctrl-C
-    ends it with status 130 and a pipe closed early (``| head``) quietly."""
+    ends it with status 130 (a pipe closed early, ``| head``, is the command line's)."""
     out = out or sys.stdout
     lang = words.language(args.lang)
     try:
@@ -697,19 +703,6 @@ def play(args, stdin=None, out=None) -> int:
         except (BrokenPipeError, OSError):
             pass
         return INTERRUPTED
-    except BrokenPipeError:
-        quiet(out)
-        return 0
-
-
-def quiet(out) -> None:
-    """After the reader of ``out`` went away (``| head``): send what is left nowhere, so that
-    Python's last flush at exit does not complain."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass   # not a file (a test's StringIO)
 
 
 def _play(args, lang: str, stdin, out) -> int:

@@ -6,8 +6,10 @@ The base game is a list of plugins registered by name first (``BASE_PLUGINS``, a
 ``DEFAULT_PLUGINS``); a ruleset's expansions, variants and plugins come after, found as shipped
 modules, entry points of the group ``lifeboat_rules`` or importable module paths. pluggy checks
 every hook implementation against ``hookspecs.py`` when it is registered (names, arguments,
-wrappers); its verdicts are reported as one ``ContentError`` with the plugin's name and the place
-in the ruleset that names it, together with every other problem found.
+wrappers); its verdicts, with the file and line of the function and the hook's parameters added,
+and every ``lifeboat_*`` function not marked ``@hookimpl`` (which pluggy would skip in silence),
+are reported with the plugin's name and the place in the ruleset that names it, together with
+every other problem found, as one ``ContentError`` that is also a ``PluginError``.
 """
 
 from __future__ import annotations
@@ -15,18 +17,24 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib
+import inspect
+import re
 import types as pytypes
 from importlib import metadata
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 import pluggy
 
 from . import hookspecs
 from .actions import ActionSpace, ActionType, Domain, Effect, Param, compile_builder
-from .content import Content
+from .content import Content, base_content
 from .errors import ContentError, IllegalAction, PluginError
 from .records import Marker, short
 from .stages import Stage, Window
+
+if TYPE_CHECKING:
+    from .types import Action
 
 ENTRY_POINT_GROUP = "lifeboat_rules"
 SHIPPED_PREFIX = "lifeboat_rules."
@@ -180,26 +188,79 @@ class Registry:
         self.names: dict = {}       # plugin object -> name
         self.places: dict = {}      # name -> where the ruleset names it
         self.problems: list = []    # (place, message)
+        self.culprit: str | None = None   # the first plugin whose hooks are wrong (PluginError)
 
     def register(self, plugin, name: str, place: str) -> bool:
         if plugin in self.names:
             self.problems.append((place, f"plugin {name!r} is registered twice (it is also "
                                          f"{self.names[plugin]!r})"))
             return False
+        unmarked = self._unmarked(plugin, name)
+        if unmarked:
+            self.problems.extend((place, message) for message in unmarked)
+            self.culprit = self.culprit or name
         try:
             self.pm.register(plugin, name=name)
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
             if self.pm.is_registered(plugin):
                 self.pm.unregister(plugin)
-            self.problems.append((place, f"plugin {name!r}: {_one_line(exc)}{_hint(exc)}"))
+            self.problems.append((place, f"plugin {name!r}: {_one_line(exc)}{_hint(exc)}"
+                                         f"{self._facts(plugin, exc)}"))
+            self.culprit = self.culprit or name
             return False
         except ValueError as exc:
             self.problems.append((place, f"plugin {name!r} cannot be registered: {exc}"))
             return False
         self.names[plugin] = name
         self.places[name] = place or "(base game)"
-        return True
+        return not unmarked
+
+    def _unmarked(self, plugin, name: str) -> list:
+        """A function named ``lifeboat_*`` that is not marked ``@hookimpl`` is a hook its
+        author meant to write, and pluggy would skip it in silence: a problem each, naming
+        the module, the file and the line."""
+        found = []
+        for attribute in dir(plugin):
+            if not attribute.startswith("lifeboat_"):
+                continue
+            function = getattr(plugin, attribute, None)
+            if not (inspect.isfunction(function) or inspect.ismethod(function)):
+                continue
+            if self.pm.parse_hookimpl_opts(plugin, attribute) is not None:
+                continue
+            hook = getattr(hookspecs, attribute, None)
+            what = ("the hook" if callable(hook) else "not a hook either") + \
+                (f" {attribute}({', '.join(_parameters(attribute))})" if callable(hook) else
+                 _hint(f"unknown hook '{attribute}'").replace("; ", ": "))
+            found.append(f"plugin {name!r}: {_module_of(plugin)}.{attribute} "
+                         f"({_where(function)}) is named like a hook but is not marked "
+                         f"@hookimpl (from lifeboat_rules import hookimpl), so it would never "
+                         f"be called; mark it, or rename it ({what})")
+        return found
+
+    def _facts(self, plugin, exc) -> str:
+        """What pluggy's verdict on a hook implementation leaves out: the module, file and
+        line of the function, and the parameters the hook has."""
+        text = str(exc)
+        match = re.search(r"hook '(\w+)'", text)
+        if match is None:
+            return ""
+        hook = match.group(1)
+        function = None
+        for attribute in dir(plugin):
+            options = self.pm.parse_hookimpl_opts(plugin, attribute)
+            if options is not None and (options.get("specname") or attribute) == hook:
+                function = getattr(plugin, attribute)
+                break
+        facts = []
+        if function is not None:
+            facts.append(f"{_module_of(plugin)}.{getattr(function, '__name__', hook)} is at "
+                         f"{_where(function)}")
+        if hasattr(hookspecs, hook):
+            facts.append(f"the hook's parameters are {hook}({', '.join(_parameters(hook))}); an "
+                         "implementation takes any of them, by these names")
+        return "; " + "; ".join(facts) if facts else ""
 
     def place(self, plugin_name: str) -> str:
         return self.places.get(plugin_name, plugin_name)
@@ -230,6 +291,29 @@ class Registry:
             else:
                 answers.append((plugin, value))
         return answers
+
+
+def _parameters(hook: str) -> list:
+    """The parameters of a hook, as hookspecs.py declares them."""
+    return list(inspect.signature(getattr(hookspecs, hook)).parameters)
+
+
+def _where(function) -> str:
+    """``file, line N`` of a function's ``def`` (past its decorators)."""
+    function = inspect.unwrap(function)
+    try:
+        lines, first = inspect.getsourcelines(function)
+        offset = next((i for i, text in enumerate(lines)
+                       if text.lstrip().startswith(("def ", "async def "))), 0)
+        line = first + offset
+    except (OSError, TypeError):
+        code = getattr(function, "__code__", None)
+        line = code.co_firstlineno if code is not None else "?"
+    try:
+        file = inspect.getsourcefile(function) or inspect.getfile(function)
+    except TypeError:
+        file = "?"
+    return f"{file}, line {line}"
 
 
 def _hint(exc) -> str:
@@ -361,7 +445,7 @@ class Rules:
     content: Content
     options: dict
     names: dict                    # plugin object -> registered name
-    types: dict                    # action type name -> ActionType, in registration order
+    types: dict[str, ActionType]   # action type name -> ActionType, in registration order
     effects: dict                  # effect name -> Effect
     stages: dict                   # stage NAME -> class
     markers: dict                  # marker name -> Marker
@@ -377,7 +461,7 @@ class Rules:
     round_markers: tuple = attrs.field(init=False)
     phase_begin: dict = attrs.field(init=False)
     phase_after: dict = attrs.field(init=False)    # Phase -> the next phase, None after the last
-    builders: dict = attrs.field(init=False)       # action type name -> compiled action_dict
+    builders: dict[str, Callable[[str, tuple[Any, ...]], Action]] = attrs.field(init=False)   # type name -> compiled action_dict
     pass_moves: tuple = attrs.field(init=False)    # (pass, [()]): a passable stage's pass
     fields: dict = attrs.field(init=False)         # action type name -> the keys its dicts may have
     flat_actions: frozenset = attrs.field(init=False)   # types whose dicts hold no list
@@ -386,18 +470,18 @@ class Rules:
     hook: object = attrs.field(init=False)
     space: ActionSpace = attrs.field(init=False)
     guarded: bool = attrs.field(init=False)
-    event_hook: object = attrs.field(init=False)
-    status_hook: object = attrs.field(init=False)
-    refuse_hook: object = attrs.field(init=False)
-    resolve_hook: object = attrs.field(init=False)
-    phase_start_hook: object = attrs.field(init=False)
-    phase_end_hook: object = attrs.field(init=False)
-    damage_hook: object = attrs.field(init=False)
-    thirst_hook: object = attrs.field(init=False)
-    overboard_hook: object = attrs.field(init=False)
-    water_hook: object = attrs.field(init=False)
-    strength_hook: object = attrs.field(init=False)
-    score_hook: object = attrs.field(init=False)
+    event_hook: Callable[..., Any] | None = attrs.field(init=False)
+    status_hook: Callable[..., Any] | None = attrs.field(init=False)
+    refuse_hook: Callable[..., Any] | None = attrs.field(init=False)
+    resolve_hook: Callable[..., Any] | None = attrs.field(init=False)
+    phase_start_hook: Callable[..., Any] | None = attrs.field(init=False)
+    phase_end_hook: Callable[..., Any] | None = attrs.field(init=False)
+    damage_hook: Callable[..., Any] | None = attrs.field(init=False)
+    thirst_hook: Callable[..., Any] | None = attrs.field(init=False)
+    overboard_hook: Callable[..., Any] | None = attrs.field(init=False)
+    water_hook: Callable[..., Any] | None = attrs.field(init=False)
+    strength_hook: Callable[..., Any] | None = attrs.field(init=False)
+    score_hook: Callable[..., Any] | None = attrs.field(init=False)
 
     def __attrs_post_init__(self):
         self.trusted = frozenset(name for plugin, name in self.names.items()
@@ -520,3 +604,37 @@ class Rules:
         self.pm.trace.root.setwriter(writer)
         self.pm.enable_tracing()
 
+
+# --------------------------------------------------------------------------- installed content
+
+@functools.lru_cache(maxsize=None)
+def _installed_characters() -> frozenset:
+    """The characters some installed content defines: the base game's and those every
+    installed expansion, variant or plugin adds (a card may name an expansion's character
+    that the game at hand does not have: it is ignored there, section C)."""
+    found = set(base_content()["characters"])
+    for name in known_plugin_names():
+        try:
+            plugin = import_plugin(name, "<installed plugins>", name)
+        except ContentError:
+            continue
+        registry = Registry()
+        if not registry.register(plugin, name, name):
+            continue
+        for impl in registry.implementations("lifeboat_content"):
+            content = base_content()
+            arguments = {"content": content,
+                         "ruleset": pytypes.SimpleNamespace(name=name, spec={"name": name})}
+            try:
+                impl.function(**{arg: arguments[arg] for arg in impl.argnames})
+            except Exception:       # a plugin that fails here is reported where it is used
+                continue
+            characters = content.get("characters")
+            if isinstance(characters, dict):
+                found.update(c for c in characters if isinstance(c, str))
+    return frozenset(found)
+
+
+def defined_somewhere(character: str) -> bool:
+    """Whether some installed content defines ``character`` (for ids a card names)."""
+    return character in _installed_characters()

@@ -8,16 +8,19 @@ the JSON a front end sends, and ``.value`` is what goes into views, events and s
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
+
+if TYPE_CHECKING:
+    from .types import DecisionData
 
 
 class Word(str, enum.Enum):
     """A str enum that prints as its value (``f"{Status.AWAKE}"`` is ``awake``)."""
 
     __str__ = str.__str__
-    __format__ = str.__format__
+    __format__ = str.__format__   # type: ignore[assignment]  # the value, not the member's name
 
 
 class Status(Word):
@@ -92,7 +95,7 @@ class Zone:
     label: str = attrs.field(init=False, eq=False, repr=False)
     public: bool = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self):
+    def __attrs_post_init__(self) -> None:
         pile = str.__str__(self.pile)
         object.__setattr__(self, "label", f"{pile}:{self.owner}" if self.owner is not None else pile)
         object.__setattr__(self, "public", self.pile is Pile.FRONT or self.pile is Pile.DISCARD)
@@ -104,8 +107,8 @@ DISCARD = Zone(Pile.DISCARD)
 REMOVED = Zone(Pile.REMOVED)
 
 
-_HANDS: dict = {}
-_FRONTS: dict = {}
+_HANDS: dict[str, Zone] = {}
+_FRONTS: dict[str, Zone] = {}
 
 
 def hand(owner: str) -> Zone:
@@ -130,11 +133,12 @@ class Decision(NamedTuple):
     by: str
     kind: str
 
-    def data(self) -> dict:
+    def data(self) -> DecisionData:
+        """As views list it: ``{"by", "kind"}``."""
         return {"by": self.by, "kind": str(self.kind)}
 
 
-class _Decisions(dict):
+class _Decisions(dict[str, Decision]):
     """The Decision records of one kind, by character, each made when first asked for."""
 
     def __init__(self, kind: str):
@@ -148,10 +152,10 @@ class _Decisions(dict):
         return found
 
 
-_DECISIONS: dict = {}
+_DECISIONS: dict[tuple[str, type], _Decisions] = {}
 
 
-def decisions(kind: str) -> dict:
+def decisions(kind: str) -> dict[str, Decision]:
     """``{by: Decision(by, kind)}``: one record per pair (they are immutable, and the engine
     hands them out after every action); indexing it makes a missing one."""
     key = (kind, type(kind))   # a kind's enum member and its plain word stay apart
@@ -166,16 +170,21 @@ def decisions(kind: str) -> dict:
 @attrs.frozen(slots=True)
 class Refusal:
     """Why an action is not legal now: the ruling (``R-...``, or ``API`` for a malformed
-    action) and a message a person can act on."""
+    action), a message a person can act on, and the field of the action it is about with its
+    value (``IllegalAction.field``, ``.value``: None when it is about the game as a whole).
+    A refusal says only what its actor may know: the same words and fields whether or not a
+    card it names lies in a hand the actor cannot see."""
     rule: str
     message: str
+    field: str | None = None
+    value: object = None
 
     def text(self) -> str:
         return f"{self.rule}: {self.message}"
 
 
-def refuse(rule: str, message: str) -> Refusal:
-    return Refusal(rule, message)
+def refuse(rule: str, message: str, field: str | None = None, value: object = None) -> Refusal:
+    return Refusal(rule, message, field, value)
 
 
 @attrs.frozen(slots=True)
@@ -188,7 +197,7 @@ class Marker:
     rule: str = ""
 
 
-def short(value) -> str:
+def short(value: object) -> str:
     """A short repr for a message, whatever the value (a huge int or string, a cycle, an
     object whose repr raises): words about bad input must not fail themselves."""
     if type(value) is str and len(value) > 60:

@@ -13,27 +13,28 @@ import json
 import os
 import types as pytypes
 from importlib import resources
-from typing import Any
+from typing import Any, Callable, Mapping, Union
 
 from . import validation as schemas
-from .content import BUILTIN_DIR, base_content, content_problems, deep_merge
+from .content import BUILTIN_DIR, base_content, content_problems, deep_merge, new_thing_problems
 from .errors import ContentError
 from .plugins import (BASE_PLUGINS, Registry, Rules, check_action_types, check_effects,
-                      check_markers, check_options, check_stages, import_plugin, origin, unique)
+                      check_markers, check_options, check_stages, defined_somewhere,
+                      import_plugin, origin, unique)
 from .records import Phase
-from .yamlio import check_json_like, parse_yaml, read_yaml
+from .yamlio import check_json_like, line_of, parse_yaml, path_tokens, read_yaml
 
 
 class Ruleset:
     """A loaded ruleset: its flattened definition (``spec``), its checked content, its options
     and the rules (plugins) that play it. Immutable once loaded."""
 
-    def __init__(self, name: str, spec: dict, rules: Rules, source: str):
-        self.name = name
-        self.spec = spec          # name, expansions, variants, options, plugins, overrides
+    def __init__(self, name: str, spec: dict[str, Any], rules: Rules, source: str) -> None:
+        self.name: str = name
+        self.spec: dict[str, Any] = spec   # name, expansions, variants, options, plugins, overrides
         self.rules = rules
         self.content = rules.content
-        self.options = rules.options
+        self.options: dict[str, str] = rules.options
         self.source = source
 
     @property
@@ -41,7 +42,7 @@ class Ruleset:
         setup = self.content.setup["players"]
         return range(setup["min"], setup["max"] + 1)
 
-    def trace(self, writer=print) -> None:
+    def trace(self, writer: Callable[..., object] = print) -> None:
         """Write every hook call of this ruleset's games with ``writer`` (pluggy tracing)."""
         self.rules.trace(writer)
 
@@ -86,7 +87,10 @@ def _read(source, base_dir: str) -> tuple[dict, str, str, str | None]:
     return read_yaml(path), path, os.path.dirname(path), path
 
 
-def _flatten(source, base_dir: str, seen: tuple) -> tuple[dict, str]:
+def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None) -> tuple[dict, str]:
+    """The flattened definition of a ruleset and where it is; ``chain`` gets the (where,
+    definition) of every file of the ``extends`` chain, the ruleset's own first (to find the
+    line a problem comes from)."""
     spec, where, folder, identity = _read(source, base_dir)
     if spec is None:
         spec = {}
@@ -94,6 +98,8 @@ def _flatten(source, base_dir: str, seen: tuple) -> tuple[dict, str]:
         raise ContentError("a ruleset is a mapping", where, "(top)")
     check_json_like(spec, where)
     schemas.check("ruleset", spec, where)
+    if chain is not None:
+        chain.append((where, spec))
     if identity is not None and identity in seen:
         raise ContentError("a ruleset extends itself (through " + " -> ".join(seen + (identity,)) + ")",
                            where, "extends")
@@ -103,7 +109,7 @@ def _flatten(source, base_dir: str, seen: tuple) -> tuple[dict, str]:
         parent_name = "classic"
     if parent_name is not None:
         try:
-            parent, _ = _flatten(parent_name, folder, seen)
+            parent, _ = _flatten(parent_name, folder, seen, chain)
         except ContentError as exc:
             if exc.where is None:
                 raise ContentError(str(exc), where, "extends") from None
@@ -146,14 +152,8 @@ def _compose(base: dict, overlay: dict) -> dict:
 
 # --------------------------------------------------------------------------- building
 
-def _overrides_path(overrides: dict, path: str) -> str:
-    """A content problem's place, as ``overrides.<path>`` when the overrides set that place,
-    else marked as a place of the merged content."""
-    tokens = []
-    for part in path.replace("[", ".[").split("."):
-        if part:
-            tokens.append(int(part[1:-1]) if part.startswith("[") and part[1:-1].isdigit() else part)
-    node = overrides
+def _matched(node, tokens: list) -> int:
+    """How many of ``tokens`` (keys and indexes) lead from ``node`` into it."""
     matched = 0
     for token in tokens:
         if isinstance(node, dict) and isinstance(token, str) and token in node:
@@ -163,14 +163,60 @@ def _overrides_path(overrides: dict, path: str) -> str:
         else:
             break
         matched += 1
+    return matched
+
+
+def _overrides_path(overrides: dict, path: str) -> str:
+    """A content problem's place, as ``overrides.<path>`` when the overrides set that place,
+    else marked as a place of the merged content."""
+    tokens = path_tokens(path)
+    matched = _matched(overrides, tokens)
     if tokens and (matched == len(tokens) or matched >= 2):
         return f"overrides.{path}"
     return f"{path} (merged content)"
 
 
-def build(flat: dict, where: str) -> Ruleset:
+def _line(place: str, where: str, chain) -> str | None:
+    """Where the file of the ``extends`` chain that sets ``place`` has it: ``line 7``, or
+    ``parent.yaml, line 7`` in a file extended; None for a mapping or a built-in ruleset."""
+    head = place.split(" ", 1)[0]
+    if not head.startswith(("overrides.", "options.", "expansions[", "variants[", "plugins[")):
+        return None
+    tokens = path_tokens(head)
+    best, best_file = 0, None
+    for file, spec in chain:     # the file that sets most of the path (the nearest on a tie)
+        matched = _matched(spec, tokens)
+        if matched > best:
+            best, best_file = matched, file
+    least = 3 if tokens[0] == "overrides" else 2       # overrides.<section>.<id>, options.<name>
+    if best_file is None or best < min(least, len(tokens)) or not os.path.isfile(best_file):
+        return None
+    line = line_of(best_file, tokens[:best])
+    if line is None:
+        return None
+    return f"line {line}" if best_file == where else f"{best_file}, line {line}"
+
+
+def _new_things(raw: dict, overrides: dict, chain) -> tuple[dict, list]:
+    """The overrides without the ids the content lacks that are not complete new things, and
+    the problems those are (``content.new_thing_problems``)."""
+    def added(section, key):
+        return any(isinstance(((spec.get("overrides") or {}).get(section) or {}).get(key), dict)
+                   for _, spec in chain)
+
+    found = new_thing_problems(raw, overrides, added)
+    if not found:
+        return overrides, []
+    kept = copy.deepcopy(overrides)
+    for path, _ in found:
+        section, key = path.split(".", 1)
+        kept[section].pop(key, None)
+    return kept, [(f"overrides.{path}", message) for path, message in found]
+
+
+def build(flat: dict, where: str, chain=()) -> Ruleset:
     """Register the plugins of a flattened ruleset and build its rules; every problem found
-    is reported in one ``ContentError``."""
+    is reported in one ``ContentError``, each with its file and line where it has one."""
     registry = Registry()
     for module_name in BASE_PLUGINS:
         registry.register(importlib.import_module(module_name),
@@ -221,14 +267,16 @@ def build(flat: dict, where: str) -> Ruleset:
             registry.problems.append((registry.place(plugin), f"plugin {plugin!r} failed in "
                                       f"lifeboat_content: {type(exc).__name__}: {exc}{origin(exc)}"))
     if flat["overrides"]:
-        deep_merge(raw, flat["overrides"])
+        overrides, found = _new_things(raw, flat["overrides"], chain)
+        registry.problems.extend(found)
+        deep_merge(raw, overrides)
 
     effects = unique(registry, registry.collect("lifeboat_effects", check_effects), "effect",
                      lambda item: item[0])
     effects = {name: item[1] for name, item in effects.items()}
     markers = unique(registry, registry.collect("lifeboat_markers", check_markers), "marker",
                      lambda marker: marker.name)
-    content, found = content_problems(raw, set(effects), set(markers))
+    content, found = content_problems(raw, set(effects), set(markers), defined_somewhere)
     for path, message in found:
         registry.problems.append((_overrides_path(flat["overrides"], path) if flat["overrides"]
                                   else f"{path} (merged content)", message))
@@ -273,7 +321,8 @@ def build(flat: dict, where: str) -> Ruleset:
             note = " (found without the plugins that failed to load)"
             problems[failed_plugins:] = [(path, message + note)
                                          for path, message in problems[failed_plugins:]]
-        schemas.raise_problems(problems, where)
+        schemas.raise_problems([(place, message, _line(place, where, chain))
+                                for place, message in problems], where, registry.culprit)
     rules = Rules(registry.pm, content, options, registry.names, types, effects, stages, markers,
                   [(Phase(name), begin) for name, begin in phases])
     return Ruleset(flat["name"], flat, rules, where)
@@ -282,9 +331,14 @@ def build(flat: dict, where: str) -> Ruleset:
 _CACHE: dict = {}
 
 
-def load_ruleset(source: Any = "classic") -> Ruleset:
-    """A ruleset from a built-in name (``classic``...), the path of a YAML file, or a mapping.
-    Raises ``ContentError`` naming the file and the place of any problem."""
+# what ``load_ruleset`` and ``new_game`` take: a loaded ruleset, a built-in name or the path of a
+# YAML file, or the ruleset as a mapping (a dict)
+RulesetSource = Union[Ruleset, str, "os.PathLike[str]", Mapping[str, object]]
+
+
+def load_ruleset(source: RulesetSource = "classic") -> Ruleset:
+    """A ruleset from a built-in name (``classic``...), the path of a YAML file, or a mapping
+    (a dict). Raises ``ContentError`` naming the file and the place of any problem."""
     return load_ruleset_at(source, os.getcwd())
 
 
@@ -321,11 +375,12 @@ _MAPPINGS: dict = {}
 
 
 def _load(source: Any, base_dir: str) -> Ruleset:
-    flat, where = _flatten(source, base_dir, ())
+    chain: list = []
+    flat, where = _flatten(source, base_dir, (), chain)
     key = json.dumps(flat, sort_keys=True)
     cached = _CACHE.get(key)
     if cached is None:
-        cached = build(flat, where)
+        cached = build(flat, where, chain)
         if len(_CACHE) > 256:
             _CACHE.clear()
         _CACHE[key] = cached

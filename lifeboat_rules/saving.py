@@ -26,6 +26,7 @@ from .yamlio import MAX_INT_BITS, MAX_JSON_DEPTH, check_json_like
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .types import SavedGame
 
 FORMAT = "lifeboat_rules/game"
 VERSION = 2
@@ -35,7 +36,7 @@ MAX_LOG = 1_000_000
 
 # --------------------------------------------------------------------------- writing
 
-def to_dict(game: "Game") -> dict:
+def to_dict(game: "Game") -> "SavedGame":
     kinds, navcards = game.state.table.data()
     return {
         "format": FORMAT,

@@ -17,7 +17,7 @@ from .engine import new_game
 from .errors import ContentError, IllegalAction
 from .rulesets import load_ruleset_at
 from .stages import Window
-from .yamlio import check_json_like, read_yaml
+from .yamlio import check_json_like, line_of, read_yaml
 
 MAX_PASSES = 10_000   # a `pass: all` that never closes is a failure, not a hang
 
@@ -28,6 +28,8 @@ class Scenario:
     data: dict
     where: str        # file (and index) for messages
     folder: str       # relative ruleset paths are relative to the scenario's file
+    file: str = ""    # the file, and the scenario's place in it (for the lines of problems)
+    prefix: str = ""
 
 
 @attrs.frozen
@@ -77,7 +79,9 @@ def load_file(path: str) -> list[Scenario]:
     for index, item in enumerate(items):
         name = item.get("name") or (stem if len(items) == 1 else f"{stem}[{index}]")
         where = path if len(items) == 1 else f"{path}[{index}]"
-        out.append(Scenario(name, item, where, folder))
+        prefix = (f"scenarios[{index}]" if isinstance(document, dict) and "scenarios" in document
+                  else f"[{index}]" if isinstance(document, list) else "")
+        out.append(Scenario(name, item, where, folder, path, prefix))
     return out
 
 
@@ -95,8 +99,36 @@ def game_for(scenario: Scenario):
     """The game a scenario's setup describes (its phase begun)."""
     data = scenario.data
     ruleset = load_ruleset_at(data.get("ruleset", "classic"), scenario.folder)
-    return new_game(ruleset, seed=data.get("seed", 0), setup_data=data["setup"],
-                    where=scenario.where)
+    try:
+        return new_game(ruleset, seed=data.get("seed", 0), setup_data=data["setup"],
+                        where=scenario.where)
+    except ContentError as exc:
+        if exc.where != scenario.where or not scenario.file:
+            raise
+        raise _with_lines(exc, scenario) from None
+
+
+def _with_lines(exc: ContentError, scenario: Scenario) -> ContentError:
+    """The problems of a scenario's setup with the line each is written on."""
+    def line(path: str) -> str | None:
+        place = f"{scenario.prefix}.{path}" if scenario.prefix else path
+        found = line_of(scenario.file, place.replace(".[", "["))
+        return f"line {found}" if found is not None else None
+
+    found = []
+    for problem in exc.problems:
+        path, _, message = problem.partition(": ")
+        found.append((path, message, line(path)) if path.startswith("setup") and message
+                     else (None, problem))
+    if len(found) == 1 and found[0][0] is not None:
+        path, message, where_line = found[0]
+        return ContentError(message, exc.where, path, line=where_line,
+                            problems=[(f"{where_line}: " if where_line else "") + problem
+                                      for problem in exc.problems])
+    problems = [(f"{entry[2]}: " if entry[2] else "") + f"{entry[0]}: {entry[1]}"
+                if entry[0] is not None else entry[1] for entry in found]
+    return ContentError(f"{len(problems)} problems:\n  " + "\n  ".join(problems), exc.where,
+                        None, problems=problems)
 
 
 def _run(scenario: Scenario) -> None:

@@ -30,10 +30,16 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import TYPE_CHECKING
 
 from .heuristic import HeuristicBot, Mind
 from .rules.scoring import treasure
 from .stages import Window
+
+if TYPE_CHECKING:
+    from .actions import ActionType
+    from .engine import Game
+    from .types import Action
 
 MAX_ROLLOUT_DECISIONS = 3_000     # a game that runs longer is cut off and scored as it stands
 
@@ -49,7 +55,7 @@ class SearchBot:
     """
 
     def __init__(self, seed: int | None = None, budget: float = 0.45, rollouts: int | None = 16,
-                 candidates: int = 3, rounds: int | None = 1, temperature: float = 3.0):
+                 candidates: int = 3, rounds: int | None = 1, temperature: float = 3.0) -> None:
         self.random = random.Random(seed)
         self.budget = budget
         self.rollouts = rollouts
@@ -58,12 +64,12 @@ class SearchBot:
         self.temperature = temperature
         self.last: dict = {}      # what the last search found: moves, means, worlds, seconds
 
-    def choose(self, game, character: str) -> dict:
+    def choose(self, game: Game, character: str) -> Action:
         """One of ``game.legal_actions(character)``."""
         atype, values = self.choose_move(game, character)
         return game.action_dict(atype, character, values)
 
-    def choose_move(self, game, character: str) -> tuple:
+    def choose_move(self, game: Game, character: str) -> tuple[ActionType, tuple[object, ...]]:
         began = time.process_time()
         moves = game.moves(character)
         self.last = {"worlds": 0, "seconds": 0.0}

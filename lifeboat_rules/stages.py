@@ -51,7 +51,7 @@ class Stage:
         """Why ``by`` has no decision here (for a refused action of this stage's kind)."""
         waiting = ", ".join(self.pending(game)) or "nobody"
         return Refusal("R-WIN-2" if isinstance(self, Window) else "R-ACT-1",
-                       f"{by} has no {self.KIND} decision now (waiting for: {waiting})")
+                       f"{by} has no {self.KIND} decision now (waiting for: {waiting})", "by", by)
 
     def public(self, game: "Game") -> dict | None:
         """What everyone may see of this stage (a view's ``stage``), or None."""
@@ -210,8 +210,8 @@ class Window(Stage):
 
     def refusal(self, game: "Game", by: str) -> Refusal:
         if by in self.passed:
-            return Refusal("R-WIN-2", f"{by} has passed in this {self.KIND} window")
-        return Refusal("R-WIN-2", f"{by} has no {self.KIND} window action now")
+            return Refusal("R-WIN-2", f"{by} has passed in this {self.KIND} window", "by", by)
+        return Refusal("R-WIN-2", f"{by} has no {self.KIND} window action now", "by", by)
 
     def advance(self, game: "Game") -> None:
         game.pop(self)

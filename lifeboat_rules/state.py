@@ -8,6 +8,8 @@ zones hold ids. There is no logic here beyond what a field means (status from da
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from .content import NavigationCard
@@ -166,3 +168,6 @@ class State:
     rng: int = big(doc="the state of the random generator (SplitMix64)")
     adrift: list = names(doc="positions seen at the start of a round with nobody awake (R-END-2)")
     result: dict | None = data()
+
+    if TYPE_CHECKING:   # made by the declaration (declare.py)
+        def clone(self) -> State: ...

@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 
-from .errors import ContentError
+from .errors import BrokenPlugin, ContentError
 
 MAX_REPORTED = 50  # problems listed in one ContentError
 
@@ -118,13 +118,21 @@ def check(name: str, document: Any, where: str, prefix: str = "") -> None:
         raise_problems(found, where)
 
 
-def raise_problems(found: list[tuple[str, str]], where: str) -> None:
-    lines = [f"{path}: {message}" for path, message in found]
-    first_path, first_message = found[0]
+def raise_problems(found: list, where: str, plugin: str | None = None) -> None:
+    """One ``ContentError`` listing every problem, each ``(path, message)`` or ``(path,
+    message, line)`` (``"line 7"``: written first, as a reader's place); a ``BrokenPlugin``
+    (a ``PluginError`` too) naming ``plugin`` when a plugin's hooks are among them."""
+    lines = [(f"{entry[2]}: " if len(entry) > 2 and entry[2] else "") + f"{entry[0]}: {entry[1]}"
+             for entry in found]
+    first = found[0]
+    line = first[2] if len(first) > 2 else None
     if len(found) == 1:
-        raise ContentError(first_message, where, first_path, problems=lines)
-    summary = f"{len(found)} problems:\n  " + "\n  ".join(lines)
-    raise ContentError(summary, where, None, problems=lines)
+        message, path = first[1], first[0]
+    else:
+        message, path, line = f"{len(found)} problems:\n  " + "\n  ".join(lines), None, None
+    if plugin is not None:
+        raise BrokenPlugin(message, where, path, problems=lines, plugin=plugin, line=line)
+    raise ContentError(message, where, path, problems=lines, line=line)
 
 
 @functools.lru_cache(maxsize=None)

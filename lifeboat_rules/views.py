@@ -10,6 +10,7 @@ from .effects import copy_event
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .types import Event, View
 
 
 def _viewer(game: "Game", viewer) -> None:
@@ -18,7 +19,7 @@ def _viewer(game: "Game", viewer) -> None:
                          "or None")
 
 
-def view(game: "Game", viewer: str | None) -> dict:
+def view(game: "Game", viewer: str | None) -> "View":
     _viewer(game, viewer)
     state = game.state
     chars = state.characters
@@ -115,7 +116,7 @@ def _visible(game: "Game", viewer, card: str) -> bool:
     return False
 
 
-def events_for(game: "Game", viewer: str | None, since: int = 0) -> list:
+def events_for(game: "Game", viewer: str | None, since: int = 0) -> "list[Event]":
     """The log from ``since`` on as ``viewer`` may see it (None: a spectator)."""
     _viewer(game, viewer)
     if type(since) is not int or since < 0:

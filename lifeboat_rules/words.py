@@ -28,11 +28,15 @@ import functools
 import re
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import yaml
 
 from .views import redact
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .records import Decision
 
 DEFAULT_LANG = "en"
 _PLURAL_KEYS = frozenset({"zero", "one", "other"})
@@ -47,7 +51,7 @@ def _words_dir():
 
 
 @functools.lru_cache(maxsize=None)
-def languages() -> tuple:
+def languages() -> tuple[str, ...]:
     """The language codes that have a catalog (``en``, ``zh``, ...)."""
     return tuple(sorted(entry.name[:-5] for entry in _words_dir().iterdir()
                         if entry.name.endswith(".yaml") and _LANG.fullmatch(entry.name[:-5])))
@@ -56,6 +60,8 @@ def languages() -> tuple:
 def language(lang: Any) -> str:
     """The catalog for ``lang``: itself, else its primary code (``zh-CN`` -> ``zh``), else
     English. Only names from ``languages()`` are ever opened (a code may come from a client)."""
+    if type(lang) is str and lang in languages():   # (the codes asked for most)
+        return lang
     if isinstance(lang, str):
         code = lang.strip().lower().replace("_", "-")
         for candidate in (code, code.split("-")[0]):
@@ -105,7 +111,7 @@ def fill(template: str, values: Mapping) -> str:
                             else m.group(0), template)
 
 
-def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values) -> str:
+def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: object) -> str:
     """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
     ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
     node = _lookup(catalog(lang), path)
@@ -152,7 +158,7 @@ def _display(entry: Any, lang: str) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
+def character_name(game: "Game", character: object, lang: str = DEFAULT_LANG) -> str:
     """A character's display name (``names[lang]``, else ``name``, else from its id)."""
     lang = language(lang)
     if not isinstance(character, str):
@@ -161,13 +167,13 @@ def character_name(game, character: Any, lang: str = DEFAULT_LANG) -> str:
     return found if found else _from_id(character).title()
 
 
-def provision_name(game, kind: str, lang: str = DEFAULT_LANG) -> str:
+def provision_name(game: "Game", kind: str, lang: str = DEFAULT_LANG) -> str:
     """A provision kind's display name, bare (``Water``, ``水``)."""
     found = _display(content(game).get("provisions", {}).get(kind), language(lang))
     return found if found else _from_id(kind)
 
 
-def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+def navigation_name(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
     """A navigation card's display name: its own (``names``/``name``), else
     "navigation card 19" built from the id ``nav-19``; "a navigation card" when unknown."""
     lang = language(lang)
@@ -180,7 +186,7 @@ def navigation_name(game, card: Any, lang: str = DEFAULT_LANG) -> str:
     return text("navigation_card", lang, number=number.group(1) if number else _from_id(card))
 
 
-def navigation_details(game, card: Any, lang: str = DEFAULT_LANG) -> str:
+def navigation_details(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
     """What a navigation card does, in words ("a seagull; First Mate overboard; rowers
     thirsty"): its content ``text`` in ``lang`` if it has one, else its fields. ``card``: its
     id, or its data as views show it (``{"id", "overboard", ...}``)."""
@@ -192,7 +198,7 @@ def navigation_details(game, card: Any, lang: str = DEFAULT_LANG) -> str:
     return found if found is not None else text("events.navigation.nothing", words.lang)
 
 
-def names(game, characters: Any, lang: str = DEFAULT_LANG) -> str:
+def names(game: "Game", characters: object, lang: str = DEFAULT_LANG) -> str:
     """Characters' display names as a list in words ("A, B and C"); ``"all"`` and
     ``{"all_except": [...]}`` (as on navigation cards) too."""
     return _Words(game, lang).names(characters)
@@ -215,7 +221,8 @@ class _Actor:
 ACTOR: Any = _Actor()
 
 
-def describe(item: Any, game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR) -> str:
+def describe(item: Union[Mapping[str, object], "Decision"], game: "Game",
+             lang: str = DEFAULT_LANG, viewer: str | None = ACTOR) -> str:
     """One sentence a person reads for ``item``, in ``lang`` (``"en"``, ``"zh"``; any other
     falls back to English).
 
@@ -331,6 +338,7 @@ class _Words:
         self.characters = merged.get("characters", {})
         own = merged.get("words")
         self.words = own if isinstance(own, dict) else {}
+        self._who: dict = {}
 
     # -- the content's own words (``words:`` of a ruleset or plugin)
     def own(self, section: str, kind: Any, fields: Mapping, lang: str) -> str | None:
@@ -383,7 +391,13 @@ class _Words:
             return self.nav(value)
         if name == "card":
             return self.kind_card(kind) if isinstance(kind, str) else text("a_card", self.lang)
+        if value in self.card_ids():   # a card's instance id: never shown, its kind unsaid
+            return text("a_card", self.lang)
         return _from_id(value)
+
+    def card_ids(self):
+        table = getattr(getattr(getattr(self.game, "state", None), "table", None), "kinds", None)
+        return table if isinstance(table, dict) else {}
 
     def card_text(self, entry: Any) -> str | None:
         """What a card does in words, from its content ``text`` (``{LANG: str}``; a plain
@@ -403,6 +417,11 @@ class _Words:
         return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
     def who(self, character: Any) -> str:
+        if type(character) is str:
+            known = self._who.get(character)
+            if known is None:
+                known = self._who[character] = character_name(self.game, character, self.lang)
+            return known
         return character_name(self.game, character, self.lang)
 
     def names(self, characters: Any) -> str:
@@ -746,10 +765,18 @@ class _Words:
         return self.t("events.quench.other", **values)
 
     def ev_use(self, e):
-        values = {"who": self.who(e.get("character")), "card": self.card_of(e)}
-        if isinstance(e.get("target"), str):
-            return self.t("events.use.target", target=self.who(e["target"]), **values)
-        return self.t("events.use.plain", **values)
+        return self._use(e.get("character"), e.get("target"), self.card_of(e), e.get("kind"))
+
+    def _use(self, who, target, card: str, kind) -> str:
+        """A card used: with what it does when its content says (a house rule's card)."""
+        said = self.card_text(self.provisions.get(kind)) if isinstance(kind, str) else None
+        values = {"who": self.who(who), "card": card}
+        if said:
+            values["text"] = said.rstrip(". 。")
+        form = "_text" if said else ""
+        if isinstance(target, str):
+            return self.t(f"events.use.target{form}", target=self.who(target), **values)
+        return self.t(f"events.use.plain{form}", **values)
 
     def ev_play(self, e):
         return self.t("events.play", who=self.who(e.get("character")), card=self.card_of(e))
@@ -940,10 +967,10 @@ class _Words:
         return self.t("events.play", who=self.who(by), card=self.card_ref(a.get("card"), seen))
 
     def act_use(self, a, by, seen, live):
-        values = {"who": self.who(by), "card": self.card_ref(a.get("card"), seen)}
-        if isinstance(a.get("target"), str):
-            return self.t("events.use.target", target=self.who(a["target"]), **values)
-        return self.t("events.use.plain", **values)
+        ref = a.get("card")
+        kind = ref if isinstance(ref, str) and ref in self.provisions else \
+            (seen or {}).get(ref) if isinstance(ref, str) else None
+        return self._use(by, a.get("target"), self.card_ref(ref, seen), kind)
 
     def act_preserve(self, a, by, seen, live):
         return self.ev_preserve({"character": by, "target": a.get("target")})
@@ -1019,7 +1046,6 @@ class _Words:
 # (types that may come before its echo, the echo's type, types that may come after it).
 _CARRIERS = {
     "pick": ({"move"}, "pick", frozenset()),
-    "pass": ((), "pass", frozenset()),
     "row": ({"move"}, "row", frozenset()),
     "place": ({"move"}, "place", {"marker"}),
     "swap": ((), "swap", {"seats"}),
@@ -1069,10 +1095,11 @@ def feed(game, viewer: str | None, since: int = 0, lang: str = DEFAULT_LANG) -> 
 
 
 def _context_start(log: list, since: int) -> int:
-    """A log index at or before ``since`` from which the feed reads the same entries: an
-    action's (entries never span two actions: every move begins with its action event)
-    before the turn or phase that came before the one ``since`` falls in (what the feed
-    remembers lasts a turn, and an entry is worded knowing the one before it)."""
+    """A log index at or before ``since`` from which the feed reads the same entries: the
+    action before the turn or phase that came before the one ``since`` falls in. An entry
+    begins at an action (passes in a row: at the first) or at an event between moves, and
+    none reaches across a turn or a phase; what the feed remembers (the fight going on) lasts
+    a turn, and an entry is worded knowing the one before it."""
     index = min(since, len(log) - 1)
     for back in (True, False):
         while index > 0 and log[index]["type"] not in _FRESH:
@@ -1130,7 +1157,11 @@ class _Feed(_Words):
         while i < count:
             event = events[i]
             kind = event.get("type")
-            if kind == "action":
+            if kind == "action" and self.passing(events, i):
+                j, sentence = self.pass_run(events, i)
+                if j is None:   # passes the log ends on: told once they are all known
+                    break
+            elif kind == "action":
                 end = i + 1
                 while end < count and events[end].get("type") != "action":
                     end += 1
@@ -1143,6 +1174,50 @@ class _Feed(_Words):
                 out.append({"index": start + i, "text": sentence})
             i = j
         return out
+
+    # -- passes in a row: one sentence
+    @staticmethod
+    def passing(events: list, i: int) -> bool:
+        """A pass, with its event right after it (a window's or a turn's)."""
+        action = events[i].get("action")
+        return isinstance(action, Mapping) and action.get("type") == "pass" \
+            and i + 1 < len(events) and events[i + 1].get("type") == "pass"
+
+    def pass_run(self, events: list, i: int) -> tuple:
+        """``(next index, sentence)`` for passes in a row at one stage with nothing else
+        between them (in a window, one after the other), told as one sentence; ``(None,
+        None)`` when the log ends on them, since more may follow (entries never change once
+        told). What comes after the last pass (the window closing) is told next."""
+        stage = events[i + 1].get("stage")
+        members: list = []
+        g = i
+        while True:
+            members.append(events[g]["action"].get("by"))
+            after = g + 2
+            if after >= len(events):
+                return None, None
+            if events[after].get("type") != "action":
+                return after, self.tell_passes(members, stage)
+            if not self.passing(events, after) or events[after + 1].get("stage") != stage:
+                return after, self.tell_passes(members, stage)
+            g = after
+
+    def tell_passes(self, members: list, stage: Any) -> str:
+        forms: dict = {}
+        for who in members:
+            if stage == "fight" and any(who in side for side in self.sides.values()):
+                form = "fight_in"
+            elif isinstance(stage, str) and stage != "other" and \
+                    has_text(f"feed.passes.{stage}", self.lang):
+                form = stage
+            else:
+                form = "other"
+            forms.setdefault(form, []).append(who)
+        style = catalog(self.lang)["feed"]["clauses"]
+        clauses = [text(f"feed.passes.{form}", self.lang, n=len(who), names=self.names(who))
+                   .rstrip(".。") for form, who in forms.items()]
+        sentence = style["separator"].join(clauses) + style["end"]
+        return sentence[:1].upper() + sentence[1:]
 
     # -- a move: its action and the events that carry it out
     def move(self, action: Mapping, events: list, first: int, end: int) -> tuple:
@@ -1201,12 +1276,6 @@ class _Feed(_Words):
         if kinds:
             return self.t("actions.pick", who=self.who(by), card=self.kind_card(kinds[0]))
         return self.t("events.pick.chosen", who=self.who(by))
-
-    def tell_pass(self, a, by, echo, group):
-        stage = echo.get("stage")
-        if stage == "fight" and any(by in side for side in self.sides.values()):
-            return self.t("feed.pass_fighter", who=self.who(by))
-        return self._pass(by, stage)
 
     def tell_row(self, a, by, echo, group):
         drawn = [e["card"] for e in group if e.get("type") == "move" and e.get("to") == "drawn"

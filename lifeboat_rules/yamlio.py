@@ -56,6 +56,11 @@ class _BoundedLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def compose_mapping_node(self, anchor):
+        node = Composer.compose_mapping_node(self, anchor)
+        _refuse_repeated_keys(node)
+        return node
+
     def construct_object(self, node, deep=False):
         try:
             return super().construct_object(node, deep)
@@ -69,6 +74,24 @@ class _BoundedLoader(yaml.SafeLoader):
         if self.flow_level >= MAX_DEPTH:
             raise _Limit(f"nested deeper than {MAX_DEPTH} levels", self.get_mark())
         return super().fetch_flow_collection_start(token_class)
+
+
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _refuse_repeated_keys(node: MappingNode) -> None:
+    """A key given twice in one mapping is a mistake (PyYAML would keep the last one in
+    silence). Keys are compared as written, with their resolved tag (``count`` and
+    ``"count"`` are the same key); ``<<`` merge keys follow YAML's own rule (explicit keys
+    win) and are not counted."""
+    seen: dict = {}
+    for key, _ in node.value:
+        if not isinstance(key, ScalarNode) or key.tag == MERGE_TAG:
+            continue
+        first = seen.setdefault((key.tag, key.value), key)
+        if first is not key:
+            raise _Limit(f"the key {key.value!r} is given twice in one mapping (first on line "
+                         f"{first.start_mark.line + 1}); keep one", key.start_mark)
 
 
 def _expanded_size(root: Node) -> tuple[int, int]:
@@ -256,3 +279,48 @@ def _brief(value) -> str:
     except Exception:
         return f"a {type(value).__name__}"
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def path_tokens(path: str) -> list:
+    """``"overrides.provisions.wter"`` / ``"scenarios[2].setup.seats[1]"`` as keys and indexes."""
+    tokens: list = []
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("[") and part.endswith("]") and part[1:-1].isdigit():
+            tokens.append(int(part[1:-1]))
+        elif part:
+            tokens.append(part)
+    return tokens
+
+
+def line_of(source: str | os.PathLike, path) -> int | None:
+    """The line (from 1) where the value at ``path`` (a dotted path or a list of keys and
+    indexes) is written in the YAML file ``source``: the line of its key in a mapping, of the
+    item in a sequence; the deepest place found when the path goes on beyond the file (a
+    place of merged content). None when the file cannot be read again."""
+    tokens = path_tokens(path) if isinstance(path, str) else list(path)
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            return None
+        loader = _BoundedLoader(data.decode("utf-8-sig"))
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, _Limit, RecursionError):
+        return None
+    line = None
+    for token in tokens:
+        if isinstance(node, MappingNode) and isinstance(token, str):
+            found = next(((k, v) for k, v in node.value
+                          if isinstance(k, ScalarNode) and k.value == token), None)
+            if found is None:
+                break
+            line, node = found[0].start_mark.line + 1, found[1]
+        elif isinstance(node, SequenceNode) and isinstance(token, int) and token < len(node.value):
+            node = node.value[token]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line

@@ -97,10 +97,28 @@ FIRST_CASE_ONLY = {
 }
 
 
+# The slowest tests of the fast subset (3 to 7 s each on a shared 2-core machine, measured with
+# --durations), left to the full run: each has a quicker neighbour in the fast subset
+# (benchmarks: test_bench_prints_the_ratios; reports and jobs: test_jobs_do_not_change_the_report;
+# the command line's refusals: tests/test_hostile_files.py's others; events: the copy tests of
+# tests/test_events.py; bots by name: test_play_against_bots_by_name).
+FULL_RUN_ONLY = {
+    "test_bytecodes_counts_the_work_of_a_step",
+    "test_the_report_has_the_summary_the_rows_the_plots_and_one_page",
+    "test_a_comparison_report_pairs_the_rows_and_plots_the_differences",
+    "test_the_same_seed_gives_the_same_summary_in_this_process_and_in_two_workers",
+    "test_the_command_line_refuses_a_python_tag_and_runs_nothing",
+    "test_every_event_type_is_known_with_the_fields_that_hold_containers",
+    "test_simulate_with_bots_by_name",
+}
+
+
 def pytest_collection_modifyitems(config, items):
     seen: set = set()
     for item in items:
         name = getattr(item, "originalname", item.name)
+        if name in FULL_RUN_ONLY:
+            item.add_marker(pytest.mark.slow)
         if name in FIRST_CASE_ONLY:
             if name in seen:
                 item.add_marker(pytest.mark.slow)

@@ -754,7 +754,11 @@ def check_scores(game: Game, strict: bool = True, from_log: bool = True) -> None
                 f"{who}: parts {parts}, R-SCORE says {expected_base_scores(game, who)}"
     best = max(result["scores"].values())
     assert sorted(result["winners"]) == sorted(w for w, s in result["scores"].items() if s == best)
-    assert game.view(None)["result"] == result
+    shown = dict(game.view(None)["result"])
+    # once over, the view reveals every player's love and hate beside the result
+    assert shown.pop("reveal") == {c: {"love": ch.love, "hate": ch.hate}
+                                   for c, ch in game.state.characters.items()}
+    assert shown == result
     if from_log:
         over = [e for e in game.log if e.get("type") == "game_over"]
         assert len(over) == 1 and over[0]["scores"] == result["scores"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -261,7 +262,9 @@ def _refused(entry: str, path, capsys):
 
 
 def _place(problem: str) -> str:
-    """The place a problem line of a ContentError starts with (``place: message``)."""
+    """The place a problem line of a ContentError starts with (``place: message``, after the
+    line it is on where the file has one: ``line 2: place: message``)."""
+    problem = re.sub(r"^(?:[^:]*, )?line \d+: ", "", problem)
     return problem.split(": ", 1)[0] if ": " in problem else ""
 
 

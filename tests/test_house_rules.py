@@ -240,8 +240,16 @@ def test_the_guide_shows_the_storm_as_it_is():
         code = handle.read().split('"""', 2)[2].lstrip("\n")
     with open(example("storm.yaml"), encoding="utf-8") as handle:
         ruleset = handle.read()
-    assert _blocks("python") == [code]
+    assert _blocks("python")[0] == code
     assert _blocks("yaml") == [ruleset]
+
+
+def test_the_storm_reads_right_in_english_and_chinese(storm, monkeypatch, capsys):
+    """The guide's example, run: its output is the text it shows, word for word (the card's
+    own text, the plugin's event in the ruleset's words, then who falls), in both languages."""
+    monkeypatch.chdir(EXAMPLES)
+    exec(compile(_blocks("python")[1], "house-rules.md", "exec"), {})
+    assert capsys.readouterr().out == _blocks("text")[0]
 
 
 def _storm_game(ruleset, seed=5):
@@ -252,25 +260,31 @@ def _storm_game(ruleset, seed=5):
     return game
 
 
-def test_the_storm_reads_right_in_english_and_chinese(storm):
-    """The feed the guide shows, word for word, in both languages: the card's own text, the
-    plugin's event in the ruleset's words, then who falls."""
-    game = _storm_game(storm)
-    assert any(e["type"] == "storm" for e in game.log)
-    english, chinese = _blocks("text")
-    for lang, shown in (("en", english), ("zh", chinese)):
-        lines = [e["text"] for e in game.feed(None, lang=lang)]
-        wanted = shown.strip().splitlines()
-        start = lines.index(wanted[0])
-        assert lines[start:start + len(wanted)] == wanted, lang
-        # the players' feeds tell it the same way
-        for viewer in game.state.characters:
-            assert wanted[1] in [e["text"] for e in game.feed(viewer, lang=lang)]
+def test_the_storm_in_played_games(storm):
+    """Whenever the Storm is drawn, every feed tells it in the ruleset's words."""
+    seen = 0
+    for seed in range(20):
+        game = _storm_game(storm, seed)
+        if not any(e["type"] == "storm" for e in game.log):
+            continue
+        seen += 1
+        for lang, card in (("en", "Storm is resolved: the two characters at the stern fall "
+                                  "overboard."), ("zh", "结算「风暴」：船尾的两个角色落水。")):
+            for viewer in [None] + list(game.state.characters):
+                lines = [e["text"] for e in game.feed(viewer, lang=lang)]
+                assert card in lines
+                after = lines[lines.index(card) + 1]
+                assert after.startswith("The storm sweeps" if lang == "en" else "风暴把"), after
+    assert seen >= 3
 
 
-def test_without_its_words_the_storm_reads_as_the_guide_says(storm, monkeypatch):
-    bare = lr.load_ruleset({**storm.spec, "overrides": {"navigation": {"storm": {"name": "Storm"}}}})
-    lines = [e["text"] for e in _storm_game(bare).feed(None)]
+def test_without_its_words_the_storm_reads_as_the_guide_says(storm):
+    card = {"name": "Storm", "overboard": [], "thirst": [], "oar": False, "fight": False,
+            "seagull": 0}
+    bare = lr.load_ruleset({**storm.spec, "overrides": {"navigation": {"storm": card}}})
+    game = lr.new_game(bare, setup={"seats": ["lady_lauren", "the_captain", "frenchy", "the_kid"],
+                                    "rowing_pile": ["storm"], "phase": "navigation"})
+    lines = [e["text"] for e in game.feed(None)]
     assert "Storm is resolved: nothing happens." in lines
     assert "Event: storm." in lines
 

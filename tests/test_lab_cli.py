@@ -168,6 +168,13 @@ def test_verbose_prints_the_events_of_a_game_and_its_scores(capsys):
     out = capsys.readouterr().out
     assert "Game over" in out
     assert "final scores" in out and "winner(s):" in out
+    # told through the feed, as a spectator: one sentence per move, no bookkeeping
+    assert out.startswith("(each game as a spectator is told it: game.feed(None))")
+    told = out.split("\n")[1:out.split("\n").index(next(line for line in out.split("\n")
+                                                          if line.startswith("Game over"))) + 1]
+    assert len(told) > 50
+    assert not any("goes from" in line or "marker" in line for line in told)
+    assert all(a != b for a, b in zip(told, told[1:]))
 
 
 @pytest.mark.parametrize("args, message", [

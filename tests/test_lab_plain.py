@@ -48,7 +48,7 @@ def test_many_games_are_counted_without_intervals_and_say_what_brings_them():
     done = run("--games", "6", "--jobs", "2")
     assert done.returncode == 0, done.stderr
     assert "classic: 6 game(s), 6 players, seeds 1-6, bots random" in done.stdout
-    assert "95% intervals need the lab extra: pip install 'lifeboat-rules[lab]'" in done.stdout
+    assert "95% intervals need the lab extra: pip install '.[lab]' in the lifeboat_rules source folder" in done.stdout
     assert "loaded: []" in done.stdout
 
 

@@ -11,7 +11,7 @@ PACKAGE = ROOT / "lifeboat_rules"
 
 # bottom to top; a module may import modules of its own layer or below (rules/* as one layer)
 LAYERS = [
-    {"errors", "records", "rng", "yamlio"},
+    {"errors", "records", "rng", "yamlio", "types"},
     {"declare", "validation"},
     {"content", "hookspecs"},
     {"state", "actions"},

@@ -491,8 +491,9 @@ def test_invalid_overrides_after_merging():
     assert "9 players need 9 characters" in str(info.value)
     with pytest.raises(lr.ContentError, match=r"overrides.provisions.jewels.treasure.set.*0 to 5 cards"):
         lr.load_ruleset({"overrides": {"provisions": {"jewels": {"count": 5}}}})
-    with pytest.raises(lr.ContentError, match="seat.*is a required property"):
-        lr.load_ruleset({"overrides": {"characters": {"madame_wong": {"size": 3, "survival": 9}}}})
+    with pytest.raises(lr.ContentError, match="madame_wong.*a new character needs .*lacks seat"):
+        lr.load_ruleset({"overrides": {"characters": {"madame_wong": {"name": "Madame Wong",
+                                                                      "size": 3, "survival": 9}}}})
     with pytest.raises(lr.ContentError, match="unknown effect 'juggle'"):
         lr.load_ruleset({"overrides": {"provisions": {"water": {"special": {"effect": "juggle"}}}}})
 
@@ -527,7 +528,7 @@ def test_overrides_deep_merge_and_null_deletes(tmp_path):
     assert shark.content.characters["the_kid"].size == 10
     # extends: a child's null removes what its parent added
     parent = tmp_path / "parent.yaml"
-    parent.write_text("variants: [shark]\noverrides:\n  provisions: {lucky_charm: {count: 1}}\n")
+    parent.write_text("variants: [shark]\noverrides:\n  provisions: {lucky_charm: {name: Lucky Charm, count: 1}}\n")
     child = tmp_path / "child.yaml"
     child.write_text("extends: parent.yaml\nexpansions: [cannibalism]\n"
                      "overrides:\n  provisions: {lucky_charm: null}\n")

@@ -375,3 +375,27 @@ def test_content_words_come_first_then_the_catalog_then_english_then_generic():
     plain = lr.new_game("classic", players=4, seed=1)
     assert lr.describe(rum, plain, "zh") == words.describe_event({**rum, "type": "rum"}, plain, "zh")
     assert "rum" in lr.describe(rum, plain, "zh")
+
+
+def test_a_content_template_never_shows_a_card_id():
+    ruleset = lr.load_ruleset({"words": {"en": {"events": {"gift": "{character} hides {gift}."}}}})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    card = game.view("lady_lauren")["characters"]["lady_lauren"]["hand"][0]
+    said = lr.describe({"type": "gift", "character": "lady_lauren", "gift": card["id"]}, game)
+    assert said == "Lady Lauren hides a card."
+    said = lr.describe({"type": "gift", "character": "lady_lauren", "gift": card["kind"]}, game)
+    assert said == f"Lady Lauren hides the {words.provision_name(game, card['kind'])}."
+
+
+def test_a_provisions_text_says_what_using_it_does():
+    ruleset = lr.load_ruleset({"overrides": {"provisions": {"medical_kit": {"text": {
+        "en": "heals 1 damage", "zh": "恢复1点伤害"}}}}})
+    game = lr.new_game(ruleset, players=4, seed=1)
+    used = {"type": "use", "character": "the_kid", "target": "lady_lauren", "card": "p1",
+            "kind": "medical_kit"}
+    assert lr.describe(used, game) == "The Kid uses the Medical Kit on Lady Lauren: heals 1 damage."
+    assert lr.describe(used, game, "zh").endswith("：恢复1点伤害。")
+    action = {"by": "the_kid", "type": "use", "card": "medical_kit", "target": "lady_lauren"}
+    assert lr.describe(action, game).endswith(": heals 1 damage.")
+    plain = lr.new_game("classic", players=4, seed=1)
+    assert lr.describe(used, plain) == "The Kid uses the Medical Kit on Lady Lauren."

@@ -117,9 +117,9 @@ CANNIBALISM = Effect("cannibalism", "R-CANN-1", _targets, _resolve)
 
 def _object_check(game, stage: ObjectWindow, by: str):
     if by == stage.user:
-        return Refusal("R-CANN-2", f"{by} used the card and cannot object to it")
+        return Refusal("R-CANN-2", f"{by} used the card and cannot object to it", "by", by)
     if by in stage.objectors:
-        return Refusal("R-CANN-2", f"{by} has objected already")
+        return Refusal("R-CANN-2", f"{by} has objected already", "by", by)
     return None
 
 

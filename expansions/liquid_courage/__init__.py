@@ -84,21 +84,21 @@ def _drink_check(game, stage, by: str, card):
     state = game.state
     character = state.characters[by]
     if DRANK in character.markers:
-        return Refusal("R-LC-1", f"{by} has drunk this round already")
+        return Refusal("R-LC-1", f"{by} has drunk this round already", "by", by)
     if card is None:
         if by != WONG:
             return Refusal("R-WONG-2", "only Madame Wong drinks without a card, sharing another's "
-                                       "drink; name the Liquid Courage to drink")
+                                       "drink; name the Liquid Courage to drink", "card", None)
         if not someone_drank(game):
             return Refusal("R-WONG-2", "Madame Wong shares a drink only once another character "
-                                       "has drunk this round")
+                                       "has drunk this round", "card", None)
         return None
     if card not in character.hand and card not in character.front:
-        return Refusal("R-LC-1", f"{by} holds no {card!r} in hand or face up")
+        return Refusal("R-LC-1", f"{by} holds no {card!r} in hand or face up", "card", card)
     if state.table.kinds[card] != LIQUID_COURAGE:
-        return Refusal("R-LC-1", f"{state.table.kinds[card]} is not Liquid Courage")
+        return Refusal("R-LC-1", f"{state.table.kinds[card]} is not Liquid Courage", "card", card)
     if card in state.card_markers.get(DRUNK, ()):
-        return Refusal("R-LC-1", f"this Liquid Courage ({card}) has been drunk this round already")
+        return Refusal("R-LC-1", f"this Liquid Courage ({card}) has been drunk this round already", "card", card)
     return None
 
 

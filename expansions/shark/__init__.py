@@ -18,9 +18,9 @@ def lifeboat_content(content):
 def _shark_check(game, stage, by):
     if not game.state.characters[by].ghost:
         return Refusal("R-SHARK-2", "only a ghost (a character lost at sea by falling overboard) "
-                                    "calls the shark")
+                                    "calls the shark", "by", by)
     if by in stage.called:
-        return Refusal("R-WIN-2", f"{by} has called the shark in this window already")
+        return Refusal("R-WIN-2", f"{by} has called the shark in this window already", "by", by)
     return None
 
 

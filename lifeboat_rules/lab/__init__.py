@@ -7,7 +7,7 @@
 
 Playing and counting need only the core (``runner``, ``tally``, ``execute`` on local
 processes); intervals and comparisons (``stats``), plots and the report page, the progress
-bar and Dask need the ``lab`` extra: ``pip install 'lifeboat-rules[lab]'``.
+bar and Dask need the ``lab`` extra: ``pip install '.[lab]'`` in the source folder.
 """
 
 from __future__ import annotations

@@ -8,10 +8,7 @@ import json
 import sys
 import time
 
-from ..words import describe
-
-# events --verbose leaves out: each repeats what a neighbouring event says
-BOOKKEEPING = frozenset({"action", "move", "marker"})
+from ..words import feed
 
 HELP = """\
 Play N games (seeds S, S+1, ...) between bots and summarize them: win rates with 95%
@@ -30,10 +27,10 @@ asking the bot of the first pending decision's character (game.pending[0]). Resu
 depend on --jobs or the cluster: games are counted in seed order.
 
 The 95% intervals, --compare, --report, --dask and the progress bar need the lab extra:
-pip install 'lifeboat-rules[lab]'.
+pip install '.[lab]' in the lifeboat_rules source folder (it is installed from a checkout).
 """
 
-LAB = "pip install 'lifeboat-rules[lab]'"
+LAB = "pip install '.[lab]' in the lifeboat_rules source folder"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print one JSON row per game on standard output "
                              "(the summary goes to standard error)")
     parser.add_argument("--verbose", "-v", action="store_true",
-                        help="print every event of every game (in this process)")
+                        help="print every game as a spectator at the table is told it "
+                             "(game.feed(None): one sentence per move, no hidden card "
+                             "named; in this process)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="count the games a plugin error stops (in the summary and the "
+                             "report, each with its seed and replay command) instead of "
+                             "stopping at the first")
     parser.add_argument("--chunk", type=int, default=None, help=argparse.SUPPRESS)
 
 
@@ -80,6 +83,7 @@ def _need(what: str, *modules: str) -> None:
 def simulate(args) -> int:
     from . import Plan, run
     from .progress import wanted
+    from .failures import GameFailed, failure_text
     from .summary import compare_text, text
 
     if args.jobs < 1:
@@ -106,18 +110,30 @@ def simulate(args) -> int:
                 print(json.dumps(row), flush=False)
         elif args.verbose or args.games == 1:
             for row in rows:
-                _print_scores(row)
+                if "failed" in row:
+                    print(failure_text(row["failed"]))
+                else:
+                    _print_scores(row)
 
     watch = None
     if args.verbose:
+        print("(each game as a spectator is told it: game.feed(None))")
+
         def watch(game, events):
-            for event in events:
-                if event["type"] not in BOOKKEEPING:
-                    print(describe(event, game))
+            # a slice of the log ends where a move is awaited: the feed from its start
+            for entry in feed(game, None, len(game.log) - len(events)):
+                print(entry["text"])
 
     began = time.perf_counter()
-    summary = run(plan, jobs=args.jobs, dask=args.dask, report=args.report, progress=progress,
-                  intervals=intervals, chunk=args.chunk, each=each, watch=watch)
+    try:
+        summary = run(plan, jobs=args.jobs, dask=args.dask, report=args.report, progress=progress,
+                      intervals=intervals, chunk=args.chunk, each=each, watch=watch,
+                      keep_going=args.keep_going)
+    except GameFailed as exc:      # not a traceback: what happened, and how to see it again
+        sys.stdout.flush()
+        print(f"error: {exc}\n(--keep-going counts such games instead of stopping)",
+              file=sys.stderr)
+        return 1
     elapsed = time.perf_counter() - began
     sys.stdout.flush()
     if args.games > 1 or args.report:       # one game: its scores are the summary

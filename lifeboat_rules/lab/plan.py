@@ -26,6 +26,7 @@ class Plan:
     bots: tuple              # bot names, by seat in deal order, cycled to the player count
     rotate: bool = False     # move the bots one seat toward the stern each game
     order: tuple = ()        # the characters in seat order of a full table (for tables, plots)
+    sources: tuple = ()      # the rulesets as named on the command line (for a replay command)
 
     @classmethod
     def make(cls, ruleset="classic", games: int = 1, players: int | None = None, seed: int = 1,
@@ -56,7 +57,9 @@ class Plan:
                     order.append(character)
         return cls(rulesets=tuple(r.spec for r in loaded), names=tuple(r.name for r in loaded),
                    players=players, seed=seed, games=games, bots=bots, rotate=rotate,
-                   order=tuple(order))
+                   order=tuple(order),
+                   sources=tuple(r if isinstance(r, str) else None
+                                 for r in (ruleset, compare)[:len(loaded)]))
 
     @property
     def comparing(self) -> bool:
@@ -65,4 +68,4 @@ class Plan:
     def to_dict(self) -> dict:
         """What ``runner.play_seeds`` takes (plain data, cheap to send to a worker)."""
         return {"rulesets": list(self.rulesets), "players": self.players, "seed": self.seed,
-                "bots": list(self.bots), "rotate": self.rotate}
+                "bots": list(self.bots), "rotate": self.rotate, "sources": list(self.sources)}

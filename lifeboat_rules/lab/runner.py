@@ -7,8 +7,9 @@ definition, seeds, bot names; rows of JSON-safe dicts).
 
 from __future__ import annotations
 
-from .. import load_ruleset, new_game
+from .. import PluginError, load_ruleset, new_game
 from ..bots import make_bot
+from .failures import GameFailed, failure, replay_command
 
 MAX_DECISIONS = 100_000       # a game that does not end by then is a bug in a rule or a bot
 ENDS = ("landed", "all_dead", "adrift")
@@ -42,7 +43,10 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
     seat at the deal. ``watch(game, events)``, if given, is called with every new slice of the
     log.
     """
-    game = new_game(ruleset, players=players, seed=seed)
+    try:
+        game = new_game(ruleset, players=players, seed=seed)
+    except PluginError as exc:
+        raise GameFailed(failure(None, ruleset, players, seed, bots, None, None, exc)) from exc
     seats = game.view(None)["seats"]
     by_character = {c: make_bot(bots[j], seed=bot_seed(seed, j)) for j, c in enumerate(seats)}
     love, hate = {}, {}
@@ -59,7 +63,13 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None) -> dict:
             raise RuntimeError(f"game {seed} of {ruleset.name} did not end after "
                                f"{MAX_DECISIONS} decisions")
         character = game.pending[0].by
-        game.apply(by_character[character].choose(game, character))
+        action = None
+        try:
+            action = by_character[character].choose(game, character)
+            game.apply(action)
+        except PluginError as exc:    # the seed, round and action, for the message and a replay
+            raise GameFailed(failure(game, ruleset, players, seed, bots, action, character,
+                                      exc)) from exc
         decisions += 1
     if watch is not None:
         watch(game, game.log[shown:])
@@ -91,7 +101,16 @@ def games_of(plan: dict, first: int, count: int, watch=None):
     """Per game, a tuple of rows, one per ruleset of the plan (two when comparing), all
     played with the same seed and the same bots in the same seats."""
     rulesets = [load_ruleset(spec) for spec in plan["rulesets"]]
+    sources = list(plan.get("sources") or ()) + [None] * len(rulesets)
     for number in range(first, first + count):
         seed = plan["seed"] + number
         bots = seat_bots(plan["bots"], plan["players"], number, plan["rotate"])
-        yield tuple(play_game(r, plan["players"], seed, bots, watch) for r in rulesets)
+        rows = []
+        for ruleset, source in zip(rulesets, sources):
+            try:
+                rows.append(play_game(ruleset, plan["players"], seed, bots, watch))
+            except GameFailed as exc:     # a row that says so: the study stops or counts it
+                rows.append({"seed": seed, "ruleset": ruleset.name, "players": plan["players"],
+                             "bots": list(bots), "failed": dict(exc.failure, replay=replay_command(
+                                 source, plan["players"], seed, bots))})
+        yield tuple(rows)

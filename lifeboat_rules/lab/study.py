@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from . import execute
 from .progress import Bar
+from .failures import GameFailed
 from .summary import compare, summarize
 from .tally import Pairs, Tally
 
 
 def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: bool = False,
-        intervals: bool = True, chunk: int | None = None, each=None, watch=None) -> dict:
+        intervals: bool = True, chunk: int | None = None, each=None, watch=None,
+        keep_going: bool = False) -> dict:
     """Play ``plan`` and return its summary (``summary.json``).
 
     ``jobs``: local worker processes (1: this process); ``dask``: the address of a Dask
@@ -18,6 +20,10 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
     progress bar on standard error; ``intervals``: compute 95% intervals (the ``lab`` extra);
     ``each(rows)``: called with every game's rows in seed order; ``watch(game, events)``: called
     with the events as they happen (only in this process, ``jobs=1``).
+
+    A game in which a plugin raised stops the study with ``GameFailed`` (its seed, round,
+    action and the command that replays it); with ``keep_going`` it is counted under
+    ``failed`` instead, and left out of every other number (and of the pairs when comparing).
     """
     tallies = [Tally(plan.players, plan.order) for _ in plan.rulesets]
     pairs = Pairs(tallies[0].unit) if plan.comparing else None
@@ -29,8 +35,12 @@ def run(plan, jobs: int = 1, dask: str | None = None, report=None, progress: boo
     try:
         with Bar(plan.games, label, progress) as bar:
             for rows in execute.games(plan, jobs=jobs, dask=dask, chunk=chunk, watch=watch):
-                shares = [tally.add(row) for tally, row in zip(tallies, rows)]
-                if pairs is not None:
+                for row in rows:
+                    if "failed" in row and not keep_going:
+                        raise GameFailed(row["failed"])
+                shares = [tally.fail(row) if "failed" in row else tally.add(row)
+                          for tally, row in zip(tallies, rows)]
+                if pairs is not None and all(share is not None for share in shares):
                     pairs.add(*shares)
                 if rows_file is not None:
                     rows_file.write(rows)

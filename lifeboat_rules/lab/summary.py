@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .failures import failure_text
 from .tally import PARTS, Count, Pairs, Tally
 
 METHODS = {
@@ -13,7 +14,10 @@ METHODS = {
                   "interval and p-value of the paired t-test (scipy ttest_rel); p_holm: "
                   "Holm-adjusted over the characters (statsmodels multipletests)",
     "seats": "seat 0 is the bow at the deal; bots are listed per seat in deal order, cycled",
+    "failed": "games a plugin stopped (simulate --keep-going): counted apart and left out of "
+              "every other number; each with its seed, round, action and replay command",
 }
+MAX_FAILURES_LISTED = 20     # failed games described in full (all are counted)
 
 
 def _stats(intervals: bool):
@@ -55,6 +59,7 @@ def summarize(plan, tally: Tally, index: int = 0, intervals: bool = True) -> dic
                    "histogram": {str(r): tally.rounds[r] for r in sorted(tally.rounds)}},
         "ends": dict(tally.ends),
         "decisions": {"mean": tally.decisions / games if games else None},
+        "failed": {"games": len(tally.failed), "first": tally.failed[:MAX_FAILURES_LISTED]},
         "methods": METHODS,
     }
 
@@ -123,11 +128,25 @@ def text(summary: dict) -> str:
     rounds = summary["rounds"]
     lengths = [int(r) for r in rounds["histogram"]]
     lines.append("")
-    lines.append(f"rounds: mean {rounds['mean']:.2f}, {min(lengths)} to {max(lengths)}; "
-                 f"decisions per game: {summary['decisions']['mean']:.1f}")
-    lines.append("ends: " + ", ".join(f"{end} {n:,} ({_percent(n / games)})"
-                                      for end, n in summary["ends"].items()))
+    if games:    # (none when a plugin stopped every game: --keep-going)
+        lines.append(f"rounds: mean {rounds['mean']:.2f}, {min(lengths)} to {max(lengths)}; "
+                     f"decisions per game: {summary['decisions']['mean']:.1f}")
+        lines.append("ends: " + ", ".join(f"{end} {n:,} ({_percent(n / games)})"
+                                          for end, n in summary["ends"].items()))
+    lines += failed_text(summary)
     return "\n".join(lines)
+
+
+def failed_text(summary: dict) -> list:
+    """The games a plugin stopped, with the first one's replay command."""
+    failed = summary.get("failed") or {}
+    if not failed.get("games"):
+        return []
+    seeds = ", ".join(str(f["seed"]) for f in failed["first"])
+    more = ", ..." if failed["games"] > len(failed["first"]) else ""
+    lines = [f"failed: {failed['games']:,} game(s) stopped by a plugin error, left out of the "
+             f"numbers above (seeds {seeds}{more})", f"  first: {failure_text(failed['first'][0])}"]
+    return lines
 
 
 def compare_text(summary: dict) -> str:

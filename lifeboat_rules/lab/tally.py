@@ -42,6 +42,7 @@ class Tally:
         self.rounds: Counter = Counter()
         self.ends: Counter = Counter(dict.fromkeys(ENDS, 0))
         self.decisions = 0
+        self.failed: list = []          # games a plugin stopped (--keep-going), in seed order
 
     def add(self, row: dict) -> dict:
         """Count one game; returns each character's win share in units."""
@@ -64,6 +65,10 @@ class Tally:
         self.ends[row["end"]] += 1
         self.decisions += row["decisions"]
         return units
+
+    def fail(self, row: dict) -> None:
+        """Count a game a plugin stopped: apart, in none of the other numbers."""
+        self.failed.append(row["failed"])
 
     def wins(self, count: Count) -> float:
         return count.units / self.unit

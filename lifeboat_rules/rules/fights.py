@@ -117,7 +117,7 @@ def fight_under_way(game: "Game") -> bool:
 
 def _join_check(game: "Game", stage: FightWindow, by: str, side: str):
     if stage.in_fight(by):
-        return Refusal("R-FIGHT-2", f"{by} is already in the fight; joining cannot be undone")
+        return Refusal("R-FIGHT-2", f"{by} is already in the fight; joining cannot be undone", "by", by)
     return None
 
 

@@ -190,7 +190,7 @@ class Navigate(Stage):
             use_card(game, game.state.rowing_pile[0])
 
     def refusal(self, game: "Game", by: str) -> Refusal:
-        return Refusal("R-NAV-1", f"{by} is not the navigator choosing a card now")
+        return Refusal("R-NAV-1", f"{by} is not the navigator choosing a card now", "by", by)
 
     def private(self, game: "Game", viewer: str):
         if viewer == self.navigator:
@@ -206,7 +206,7 @@ class Navigate(Stage):
 
 def _navigate_check(game: "Game", stage: Navigate, by: str, card: str):
     if card not in game.state.rowing_pile:
-        return Refusal("R-NAV-2", f"{card!r} is not in the rowing pile")
+        return Refusal("R-NAV-2", f"{card!r} is not in the rowing pile", "card", card)
     return None
 
 

@@ -137,7 +137,7 @@ def _chum_default(game: "Game", by: str, values):
 
 def _chum_check(game: "Game", stage: OverboardWindow, by: str, card):
     if card not in chums(game, by):
-        return Refusal("R-OVER-2", f"{by} holds no chum {'' if card is None else repr(card)}".rstrip())
+        return Refusal("R-OVER-2", f"{by} holds no chum {'' if card is None else repr(card)}".rstrip(), "card", card)
     return None
 
 

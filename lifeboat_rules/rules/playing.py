@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def _play_check(game: "Game", stage: "Stage", by: str, card: str):
     if card not in game.state.characters[by].hand:
-        return Refusal("R-PLAY-1", f"{by} holds no {card!r} in hand")
+        return Refusal("R-PLAY-1", f"{by} holds no {card!r} in hand", "card", card)
     return None
 
 
@@ -39,12 +39,12 @@ def preservers(game: "Game", who: str) -> list:
 def _preserve_check(game: "Game", stage: "Stage", by: str, target: str):
     state = game.state
     if not preservers(game, by):
-        return Refusal("R-PRESERVER", f"{by} holds no life preserver in hand")
+        return Refusal("R-PRESERVER", f"{by} holds no life preserver in hand", "by", by)
     if target not in state.seats:
-        return Refusal("R-PRESERVER", f"{target} is not on board")
+        return Refusal("R-PRESERVER", f"{target} is not on board", "target", target)
     if not state.characters[target].awake:
         return Refusal("R-PRESERVER", f"the life preserver goes only to an awake character "
-                                      f"({target} is {state.characters[target].status})")
+                                      f"({target} is {state.characters[target].status})", "target", target)
     return None
 
 

@@ -6,8 +6,11 @@ scenario's ``setup``, docs/scenarios.md), checking every name in it.
 
 from __future__ import annotations
 
-from ..content import NavigationCard
+from typing import Mapping
+
+from ..content import NavigationCard, did_you_mean, named_characters
 from ..hookspecs import hookimpl
+from ..plugins import defined_somewhere
 from ..records import Phase
 from ..rng import Rng, seed_state
 from ..state import Character, State, Table
@@ -60,7 +63,7 @@ def deal(ruleset, players: int, seed: int) -> State:
                  removed=removed, navigation=navigation_deck, rng=rng.state)
 
 
-def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tuple[State, Phase]:
+def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> tuple[State, Phase]:
     """An explicit position and the phase that begins. Every name is checked; a problem is a
     ``ContentError`` naming the place."""
     check_def("scenario", "setup", setup, where, prefix="setup")
@@ -76,8 +79,14 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
         key = f"seats[{index}]" if index < len(seats) else f"lost[{index - len(seats)}]"
         if who not in content.characters:
             problem(key, f"unknown character {who!r}")
-    if len(set(seats + lost)) != len(seats + lost):
-        problem("seats", "a character is named twice in seats and lost")
+    first_place: dict = {}
+    for index, who in enumerate(seats + lost):   # one character to a seat, one seat each
+        key = f"seats[{index}]" if index < len(seats) else f"lost[{index - len(seats)}]"
+        if who in first_place:
+            problem(key, f"{who!r} is named twice (also at setup.{first_place[who]}): one seat "
+                         "holds one character, and a character has one seat or is lost")
+        else:
+            first_place[who] = key
     in_play = seats + [c for c in lost if c not in seats]
     if len(in_play) < 2:
         problem("seats", "a position needs at least 2 characters in play")
@@ -123,6 +132,10 @@ def position(ruleset, setup: dict, seed: int = 0, where: str = "<setup>") -> tup
             else:
                 card_id = entry["id"]
                 card = NavigationCard.from_data(card_id, entry)
+                for place, who in named_characters(entry):   # a misspelt id is no character
+                    if who not in content.characters and not defined_somewhere(who):
+                        problem(f"{key}[{index}].{place}", f"no loaded content defines a "
+                                f"character {who!r}; {did_you_mean(who, content.characters)}")
                 for side in ("overboard", "thirst"):
                     marked = getattr(card, side).marked
                     if marked is not None and marked not in ruleset.rules.markers:

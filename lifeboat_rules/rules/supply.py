@@ -58,7 +58,7 @@ class SupplyDraft(Stage):
         game.pop(self)
 
     def refusal(self, game: "Game", by: str) -> Refusal:
-        return Refusal("R-SUPPLY-1", f"{by} is not picking a supply card now")
+        return Refusal("R-SUPPLY-1", f"{by} is not picking a supply card now", "by", by)
 
     def private(self, game: "Game", viewer: str):
         state = game.state
@@ -89,7 +89,7 @@ def _passing(game, by, values):
 
 def _pick_check(game: "Game", stage: SupplyDraft, by: str, card: str):
     if card not in game.state.passing:
-        return Refusal("R-SUPPLY-1", f"{card!r} is not among the cards passed to {by}")
+        return Refusal("R-SUPPLY-1", f"{card!r} is not among the cards passed to {by}", "card", card)
     return None
 
 

@@ -114,9 +114,9 @@ def _water_default(game: "Game", by: str, values):
 
 def _water_check(game: "Game", stage: ThirstWindow, by: str, target: str, card):
     if card not in waters(game, by):
-        return Refusal("R-THIRST-2", f"{by} holds no water {'' if card is None else repr(card)}".rstrip())
+        return Refusal("R-THIRST-2", f"{by} holds no water {'' if card is None else repr(card)}".rstrip(), "card", card)
     if target not in stage.thirsty(game):
-        return Refusal("R-THIRST-2", f"{target} is not a thirsty character that is not dead")
+        return Refusal("R-THIRST-2", f"{target} is not a thirsty character that is not dead", "target", target)
     return None
 
 

@@ -25,9 +25,10 @@ MAX_CARDS = 60
 _SUPPLY, _ACTION = Phase.SUPPLY, Phase.ACTION   # looked up once (enum lookups are slow)
 
 
-_IN_SUPPLY = Refusal("R-SUPPLY-3", "no trading during the supply phase")
-_NOT_ACTION = Refusal("R-TRADE-1", "trading happens only during the action phase")
-_IN_FIGHT = Refusal("R-FIGHT-2", "no trading while a fight is under way")
+# about the game as a whole (the phase, a fight), not a field of the action: no field
+_IN_SUPPLY = Refusal("R-SUPPLY-3", "no trading during the supply phase", None)
+_NOT_ACTION = Refusal("R-TRADE-1", "trading happens only during the action phase", None)
+_IN_FIGHT = Refusal("R-FIGHT-2", "no trading while a fight is under way", None)
 
 
 def trading_refusal(game: "Game") -> Refusal | None:
@@ -75,23 +76,23 @@ def _offer_check(game: "Game", stage: "Stage", by: str, to: str, give: list, tak
         return problem
     state = game.state
     if to == by:
-        return Refusal("R-TRADE-1", "an offer goes to another character")
+        return Refusal("R-TRADE-1", "an offer goes to another character", "to", to)
     if to not in state.seats or not state.characters[to].awake:
-        return Refusal("R-TRADE-1", f"{to} is not an awake character on board")
+        return Refusal("R-TRADE-1", f"{to} is not an awake character on board", "to", to)
     if not give and not take:
-        return Refusal("R-TRADE-1", "an offer names at least one card")
+        return Refusal("R-TRADE-1", "an offer names at least one card", "give", give)
     if len(give) + len(take) > MAX_CARDS:
-        return Refusal("API", "too many cards in one offer")
+        return Refusal("API", "too many cards in one offer", "give", give)
     if _cards_for(game, give, state.characters[by].hand) is None:
-        return Refusal("R-TRADE-1", f"{by} does not hold all of {give} in hand")
+        return Refusal("R-TRADE-1", f"{by} does not hold all of {give} in hand", "give", give)
     named = [c for c in take if c in state.table.kinds]
     if len(set(named)) != len(named):
-        return Refusal("R-TRADE-1", "a card is asked for twice")
+        return Refusal("R-TRADE-1", "a card is asked for twice", "take", take)
     mine = _open_offers(game, by)
     if any(_same(o, to, give, take) for o in mine):
-        return Refusal("R-TRADE-1", "the same offer is already open")
+        return Refusal("R-TRADE-1", "the same offer is already open", "to", to)
     if len(mine) >= MAX_OPEN_OFFERS:
-        return Refusal("R-TRADE-1", f"{by} already has {MAX_OPEN_OFFERS} open offers")
+        return Refusal("R-TRADE-1", f"{by} already has {MAX_OPEN_OFFERS} open offers", "by", by)
     return None
 
 
@@ -151,19 +152,19 @@ def _answer_check(accepting: bool):
     def check(game: "Game", stage: "Stage", by: str, offer_id):
         mine = [o for o in game.state.offers if o.to == by]
         if not mine:
-            return Refusal("R-TRADE-1", f"no offer to {by} is open")
+            return Refusal("R-TRADE-1", f"no offer to {by} is open", "offer", offer_id)
         if offer_id is None:
             return Refusal("R-TRADE-1", f"several offers to {by} are open: name one of "
-                                        f"{[o.id for o in mine]}")
+                                        f"{[o.id for o in mine]}", "offer", None)
         offer = _find(game, by, offer_id)
         if offer is None:
-            return Refusal("R-TRADE-1", f"no open offer {offer_id!r} to {by}")
+            return Refusal("R-TRADE-1", f"no open offer {offer_id!r} to {by}", "offer", offer_id)
         if accepting and _feasible(game, offer) is None:
             problem = trading_refusal(game)
             if problem is not None:
                 return problem
             return Refusal("R-TRADE-1", f"offer {offer.id} cannot be carried out: the cards are "
-                                        "not all there")
+                                        "not all there", "offer", offer.id)
         return None
     return check
 

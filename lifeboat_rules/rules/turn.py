@@ -75,7 +75,7 @@ class Turn(Stage):
         return []
 
     def refusal(self, game: "Game", by: str) -> Refusal:
-        return Refusal("R-ACT-1", f"it is {self.actor}'s turn, not {by}'s")
+        return Refusal("R-ACT-1", f"it is {self.actor}'s turn, not {by}'s", "by", by)
 
     def public(self, game: "Game"):
         return {"kind": "turn", "actor": self.actor}
@@ -98,7 +98,7 @@ class Place(Stage):
         game.pop(self)
 
     def refusal(self, game: "Game", by: str) -> Refusal:
-        return Refusal("R-ROW-1", f"{by} has no rowed cards to place")
+        return Refusal("R-ROW-1", f"{by} has no rowed cards to place", "by", by)
 
     def private(self, game: "Game", viewer: str):
         state = game.state
@@ -136,7 +136,7 @@ class Respond(Stage):
             settle(game, stake)   # allowed, or the target can no longer refuse
 
     def refusal(self, game: "Game", by: str) -> Refusal:
-        return Refusal("R-ROB-2", f"{by} is not the target of a swap or robbery waiting for an answer")
+        return Refusal("R-ROB-2", f"{by} is not the target of a swap or robbery waiting for an answer", "by", by)
 
     def _asked(self, game: "Game") -> dict:
         stake = self.stake
@@ -166,9 +166,9 @@ def _others_on_board(game: "Game", by: str) -> list:
 
 def _target_problem(game: "Game", by: str, target: str, rule: str) -> Refusal | None:
     if target == by:
-        return Refusal(rule, "choose another character")
+        return Refusal(rule, "choose another character", "target", target)
     if target not in game.state.seats:
-        return Refusal(rule, f"{target} is not on board")
+        return Refusal(rule, f"{target} is not on board", "target", target)
     return None
 
 
@@ -207,7 +207,7 @@ def rowing_draws(game: "Game", who: str) -> int:
 
 def _row_check(game: "Game", stage: Turn, by: str):
     if not game.state.navigation:
-        return Refusal("R-ROW-1", "rowing needs at least one card in the navigation deck")
+        return Refusal("R-ROW-1", "rowing needs at least one card in the navigation deck", "type", "row")
     return None
 
 
@@ -229,12 +229,12 @@ def _place_check(game: "Game", stage: Place, by: str, pile: list):
     drawn = game.state.drawn
     unknown = [c for c in pile if c not in drawn]
     if unknown:
-        return Refusal("R-ROW-1", f"{unknown[0]!r} is not among the cards {by} drew")
+        return Refusal("R-ROW-1", f"{unknown[0]!r} is not among the cards {by} drew", "pile", unknown[0])
     if len(set(pile)) != len(pile):
-        return Refusal("R-ROW-1", "a card is named twice in the pile")
+        return Refusal("R-ROW-1", "a card is named twice in the pile", "pile", pile)
     if game.option("rowing") == "keep_one" and len(pile) != 1:
         return Refusal("R-ROW-1", "with the option rowing: keep_one exactly one card goes to the "
-                                  "rowing pile")
+                                  "rowing pile", "pile", pile)
     return None
 
 
@@ -303,9 +303,9 @@ def _rob_check(game: "Game", stage: Turn, by: str, target: str, card: str):
     victim = game.state.characters[target]
     if card == "hand":
         if not victim.hand:
-            return Refusal("R-ROB-1", f"{target}'s hand is empty")
+            return Refusal("R-ROB-1", f"{target}'s hand is empty", "card", card)
     elif card not in victim.front:
-        return Refusal("R-ROB-1", f"{card!r} is not face up in front of {target}")
+        return Refusal("R-ROB-1", f"{card!r} is not face up in front of {target}", "card", card)
     return None
 
 
@@ -370,20 +370,20 @@ def _effect(game: "Game", card: str):
 def _use_check(game: "Game", stage: Turn, by: str, card: str, target: str | None):
     character = game.state.characters[by]
     if card not in character.hand and card not in character.front:
-        return Refusal("R-SPEC-1", f"{by} holds no {card!r} in hand or face up")
+        return Refusal("R-SPEC-1", f"{by} holds no {card!r} in hand or face up", "card", card)
     kind = game.state.table.kinds[card]
     effect = _effect(game, card)
     if effect is None:
-        return Refusal("R-SPEC-1", f"{kind} has no special action")
+        return Refusal("R-SPEC-1", f"{kind} has no special action", "card", card)
     targets = effect.targets(game, by, card)
     if not targets:
-        return Refusal(effect.rule, f"{kind} cannot be used now")
+        return Refusal(effect.rule, f"{kind} cannot be used now", "card", card)
     if target not in targets:
         if target is None:
-            return Refusal(effect.rule, f"{kind} needs a target: one of {targets}")
+            return Refusal(effect.rule, f"{kind} needs a target: one of {targets}", "target", None)
         if None in targets:
-            return Refusal("API", f"{kind} takes no target")
-        return Refusal(effect.rule, f"{target!r} is not a legal target for {kind} (legal: {targets})")
+            return Refusal("API", f"{kind} takes no target", "target", target)
+        return Refusal(effect.rule, f"{target!r} is not a legal target for {kind} (legal: {targets})", "target", target)
     return None
 
 

@@ -1,0 +1,57 @@
+"""Games a plugin stops (docs/balance.md, "When a plugin fails"): the record of where and how,
+the words a person reads, and the one command that plays that game again.
+
+A plugin that raises while a game is played (a ``PluginError``) is a bug in the house rule,
+not a result: the study stops with this record, or counts it apart (``--keep-going``).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from ..errors import PluginError
+from ..plugins import origin
+
+
+class GameFailed(Exception):
+    """A plugin raised while a game was played: ``failure`` says which game, where and what
+    (seed, round, the action being applied or who was choosing, the plugin, its error)."""
+
+    def __init__(self, failure: dict):
+        super().__init__(failure_text(failure))
+        self.failure = failure
+
+
+def failure_text(failure: dict) -> str:
+    """What a person needs to find the bug: the game, the round, the action, the plugin, and
+    the one command that plays that game again."""
+    action = failure["action"]
+    doing = (f"applying {json.dumps(action)}" if action is not None
+             else f"listing the moves of {failure['choosing']}" if failure.get("choosing")
+             else "dealing")
+    text = (f"a plugin failed in the game with seed {failure['seed']} of {failure['ruleset']}, "
+            f"round {failure['round']}, while {doing}: {failure['error']}")
+    if failure.get("replay"):
+        text += f"\nreplay that game with: {failure['replay']}"
+    return text
+
+
+def replay_command(source, players: int, seed: int, bots: list) -> str | None:
+    """The command that plays exactly that game again: the same ruleset, players and seed,
+    and the bots of its seats named one by one (so no rotation is needed; each bot's own seed
+    follows from the game's seed and its seat)."""
+    if not isinstance(source, str):
+        return None
+    return ("lifeboat-rules simulate --games 1 " + " ".join(shlex.quote(part) for part in (
+        "--ruleset", source, "--players", str(players), "--seed", str(seed), "--bots", ",".join(bots))))
+
+
+def failure(game, ruleset, players: int, seed: int, bots: list, action, character,
+            exc: PluginError) -> dict:
+    """The record of a game a plugin stopped: its seed, round, the action being applied (or
+    whose move was being chosen: ``choosing``), the plugin and its error with file and line."""
+    return {"seed": seed, "ruleset": ruleset.name, "players": players, "bots": list(bots),
+            "round": game.state.round if game is not None else 0, "action": action,
+            "choosing": character if action is None else None, "plugin": exc.plugin,
+            "error": str(exc) + (origin(exc.__cause__) if exc.__cause__ is not None else "")}
