@@ -683,7 +683,7 @@ def test_both_languages_have_every_page_word():
     for lang in labels.LANGS:
         for code in ("bad_token", "revoked", "not_your_seat", "stale", "illegal", "malformed",
                      "too_large", "limit", "over", "not_host", "bad_request", "hello_first", "internal",
-                     "too_fast"):
+                     "too_fast", "not_saved", "too_slow", "bad_origin"):
             assert labels.UI[lang]["err_" + code]
         for key in ("phase_supply", "phase_action", "phase_navigation", "phase_over",
                     "status_awake", "status_unconscious", "status_dead", "status_lost",

@@ -129,6 +129,14 @@ def wait_state(page, after: int = 0) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version || 0) > v", arg=after, timeout=WAIT)
 
 
+def wait_any_state(pages, versions: list) -> None:
+    """Until one of the pages has shown a state newer than its version in ``versions``."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not any(version(page) > v for page, v in zip(pages, versions)):
+        assert time.monotonic() < deadline, "no page was sent a new state"
+        pages[0].wait_for_timeout(50)
+
+
 def wait_synced(pages, size: int) -> None:
     """Until every page shows the same table, at log size ``size`` or later: the server's
     bots answer a person's move after it, in pushes of their own, so the pages agree once
@@ -226,10 +234,12 @@ def play(players, watchers, rng, moves: int, between=None) -> int:
     ``between(n)`` runs after the n-th. Returns the number of decisions made."""
     everyone = players + watchers
     made = 0
+    idle = 0
     while made < moves:
         if players[0].get_attribute("body", "data-over") == "1":
             break
         acted = False
+        seen = [version(page) for page in players]
         for page in players:
             if choose(page, rng):
                 made += 1
@@ -238,7 +248,13 @@ def play(players, watchers, rng, moves: int, between=None) -> int:
                 if between:
                     between(made)
                 break
-        assert acted, "a game not over where no page offers a decision"
+        if not acted:
+            # a move is answered before the bots it woke have moved: their states follow
+            idle += 1
+            assert idle < 100, "a game not over where no page offers a decision"
+            wait_any_state(players, seen)
+        else:
+            idle = 0
     return made
 
 

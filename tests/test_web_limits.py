@@ -119,35 +119,58 @@ def new_game(live: ThreadServer, seats: list, seed: int = 5) -> dict:
 # ---------------------------------------------------------------------- a page that stops reading
 
 
+def frame(message: dict) -> bytes:
+    """One masked WebSocket text frame (RFC 6455) carrying ``message``, as a client sends it."""
+    data = json.dumps(message).encode()
+    mask = os.urandom(4)
+    head = bytes([0x81]) + (bytes([0x80 | len(data)]) if len(data) < 126
+                            else bytes([0x80 | 126]) + len(data).to_bytes(2, "big"))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
 def test_a_page_that_floods_and_never_reads_delays_no_one(db):
     """Before: the server sent each page's state in turn and waited for each send, so one page
     whose socket was full held the mover's answer and every other page's update."""
-    server = Server(db, limits=Limits(rate=100_000, burst=100_000))
+    # (sends that do not leave are cut off after send_timeout: longer than this test here)
+    server = Server(db, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
     with ThreadServer(server) as live:
         created = new_game(live, ["link"] * 4)
         links = links_of(live.ws, created["host"])
         pages = {s: page(live.ws, t) for s, t in links.items() if s != "spectator"}
         mover = next(s for s, (_, state) in pages.items() if s in state["waiting"])
-        # the flooder: a tiny receive buffer, and a client that stops reading after one message
+        # the flooder: a tiny receive buffer, and a client that never reads after the upgrade
         raw = socket.socket()
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         raw.connect(("127.0.0.1", live.port))
-        flooder = connect(live.ws, sock=raw, max_queue=1, open_timeout=BOUND)
-        flooder.send(json.dumps({"type": "hello", "token": links["spectator"]}))
-        sent = []
+        raw.settimeout(BOUND)
+        raw.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += raw.recv(1)            # the upgrade's answer, byte by byte: nothing more
+        assert answer.startswith(b"HTTP/1.1 101")
+        raw.sendall(frame({"type": "hello", "token": links["spectator"]}))
+        sent, stop = [], threading.Event()
 
-        def flood():
+        def flood():        # a look every few milliseconds: each asks for a whole new state
             with contextlib.suppress(Exception):
-                for _ in range(4000):
-                    flooder.send(json.dumps({"type": "look", "seat": None}))
+                while not stop.is_set() and len(sent) < 100_000:
+                    raw.sendall(frame({"type": "look", "seat": None}))
                     sent.append(1)
+                    time.sleep(0.002)
         threading.Thread(target=flood, daemon=True).start()
         room = server.rooms[created["game"]]
-        stuck = lambda: any(p.pass_.role == "spectator" and p.text is not None for p in room.pages)  # noqa: E731
+
+        def unsent():
+            """The flooder's state waiting to leave (its socket is full), or None."""
+            return next((p.text for p in room.pages if p.pass_.role == "spectator"), None)
         deadline = time.monotonic() + BOUND
-        while not (stuck() and len(sent) >= 1000):
+        while True:       # until one state of the flooder's has not left for a whole second
             assert time.monotonic() < deadline, "the flooder's page never filled up"
-            time.sleep(0.05)
+            waiting = unsent()
+            time.sleep(1.0)
+            if waiting is not None and unsent() is waiting:
+                break
         # now the table moves on: the mover is answered, every other page is told
         ws, state = pages[mover]
         choice = next(c for c in state["choices"] if not c["any_time"])
@@ -158,7 +181,8 @@ def test_a_page_that_floods_and_never_reads_delays_no_one(db):
         for seat, (other, before) in pages.items():
             if seat != mover:
                 assert next_state(other)["log_size"] == answer["log_size"]
-        assert stuck(), "the flooder must still be stuck: the others were answered meanwhile"
+        assert unsent() is waiting, "the others were answered while the flooder's state had not left"
+        stop.set()
         for ws, _ in pages.values():
             ws.close()
         raw.close()

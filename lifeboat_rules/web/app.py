@@ -21,11 +21,13 @@ from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from urllib.parse import urlsplit
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
 from . import labels
@@ -600,9 +602,10 @@ class Server:
             await self._cut(room, conn, Refusal("too_slow"), send=False)
         except asyncio.CancelledError:
             raise
-        except Exception:       # the page went away: it reconnects and gets everything again
-            conn.closed = True
-            room.pages.discard(conn)
+        except Exception as exc:    # the page went away, or a fault of ours: it reconnects
+            if not isinstance(exc, (OSError, RuntimeError, WebSocketDisconnect)):
+                log.exception("while sending to a page of game %s", room.game_id)
+            await self._cut(room, conn, Refusal("internal"), send=False)
 
     def _queue(self, room: Room, conn: Connection, message: dict) -> None:
         """A message for ``conn`` (a refusal); a page with ``Limits.queue`` of them unsent
@@ -755,8 +758,6 @@ def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits
 def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 100,
           limits: Limits | None = None, origins=()) -> None:
     """Runs the table with uvicorn until stopped; ``FileBusy`` if another server has ``db``."""
-    import uvicorn
-
     limits = limits or Limits()
     app = create_app(db, max_games=max_games, limits=limits, origins=origins)
     print(f"Lifeboat table on http://{host}:{port}/ (games kept in {db})", flush=True)
@@ -769,6 +770,7 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 1
         app, host=host, port=port, log_level="warning", lifespan="on",
         http=_timed_http(limits.head_timeout), ws="websockets-sansio",
         ws_max_size=16 * limits.message_bytes, ws_max_queue=16,
+        ws_per_message_deflate=False,      # compressing every state costs more CPU than it saves
         ws_ping_interval=20.0, ws_ping_timeout=20.0,
         timeout_keep_alive=limits.keep_alive, limit_concurrency=limits.http_connections,
         h11_max_incomplete_event_size=16 * 1024)
@@ -779,8 +781,6 @@ def _timed_http(head_timeout: float):
     """uvicorn's HTTP/1.1 protocol (h11), closing a connection that has not sent a whole
     request head within ``head_timeout`` seconds of opening or of its last answer (uvicorn
     itself waits for ever for a client that sends its head a byte at a time)."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
     class TimedH11(H11Protocol):
         def connection_made(self, transport):
             super().connection_made(transport)

@@ -688,7 +688,8 @@ class Hall:
             stage_text = labels.stage_words(stage, names, lang)
         out = {
             "type": "state", "game": table.game_id, "role": pass_.role, "lang": lang,
-            "seat": viewer, "held": list(pass_.seats), "view": view, "names": names,
+            "seat": viewer, "held": list(pass_.seats), "view": view,
+            "names": names if since == 0 else None,     # with a full state only: they never change
             "stage_text": stage_text,
             "waiting": [d.by for d in game.pending],
             "feed_from": since, "feed": feed, "log_size": len(game.log),

@@ -3,7 +3,7 @@
 // in requests or referrers; the page presents it in its first WebSocket message.
 "use strict";
 (function () {
-  const token = location.hash.slice(1);
+  let token = location.hash.slice(1);
   const $ = (id) => document.getElementById(id);
   const FATAL = new Set([4001, 4002, 4004, 4005]);
   let ui = null, state = null, socket = null, fatal = false, retries = 0;
@@ -83,6 +83,11 @@
 
   // ---------------------------------------------------------------- rendering
   function render(message) {
+    if (!message.names && state) message.names = state.names;   // sent with a full state only
+    if (message.table && message.table.host && message.table.host !== token) {
+      token = message.table.host;          // the host replaced its own link: this page goes on with it
+      history.replaceState(null, "", "#" + token);
+    }
     if (message.ui) ui = message.ui;
     lang = message.lang;
     state = message;
@@ -360,7 +365,23 @@
     const li = el("li", null, "link-row");
     li.dataset.spectator = "1";
     li.append(el("strong", word("spectator_link")), linkBox(word("spectator_link"), state.table.spectator));
+    li.append(newLinkButton("spectator_link"));
     list.append(li);
+    const own = el("li", null, "link-row");
+    own.dataset.hostLink = "1";
+    own.append(el("strong", word("host_link")), linkBox(word("host_link"), state.table.host));
+    own.append(newLinkButton("host_link"));
+    list.append(own);
+  }
+
+  // The spectator link or the host's own, replaced: the old one stops working at once.
+  function newLinkButton(op) {
+    const actions = el("div", null, "seat-actions");
+    const n = el("button", word("new_link"), "new-link");
+    n.type = "button";
+    n.onclick = () => send({type: "manage", op: op});
+    actions.append(n);
+    return actions;
   }
 
   // The feed, one group per round (earlier rounds folded), opened at the newest entry.
