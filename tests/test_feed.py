@@ -122,6 +122,7 @@ def test_feed_checks_its_arguments():
 
 # --------------------------------------------------------------------------- what is hidden
 
+@pytest.mark.slow   # (a copy dealt again for every player at many moments: CI runs it)
 def test_the_feed_says_nothing_a_player_may_not_know():
     """Mid-game, a copy of the game in which everything a player cannot see is dealt again
     (``determinize``: other hands, the decks, the rowing pile, others' love and hate, the
