@@ -8,6 +8,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -35,3 +37,9 @@ def test_bytecodes_counts_the_work_of_a_step():
         assert instructions > 100, (name, instructions)
     assert "integer API / liars poker, by instructions" in out
     assert "functions executing the most instructions" in out
+
+
+@pytest.mark.slow
+def test_feed_lines_compares_the_feed_with_every_event_worded():
+    out = run("benchmarks/feed_lines.py", "1")
+    assert "feed / events:" in out and "repeat the line before" in out
