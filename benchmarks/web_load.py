@@ -7,9 +7,11 @@ games of 4 seats each played through links, and connects one WebSocket client pe
 all) that answers every decision of its seat at once with a random choice. The run is bounded
 in time (S seconds) and moves (M); games that end are not replaced. It prints the moves per
 second the server applied, the time from a move to its answer (median, 95th percentile), the
-refusals by reason, and, measured in the same run as a reference, the moves per second of the
-library alone doing what the server does per move (apply, to_dict, JSON, a SQLite commit).
-Only loopback traffic; the server is stopped at the end.
+refusals by reason, the server's CPU time per move (user + system, from /proc) and, measured in
+the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
+the same ruleset) with the ratio of the two, and the moves per second of the library alone
+doing a move, a view, ``to_dict``, JSON and a SQLite commit. Only loopback traffic; the server
+is stopped at the end.
 """
 
 from __future__ import annotations
@@ -94,6 +96,24 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def apply_reference(moves: int) -> float:
+    """CPU seconds of the engine's ``apply`` alone per move, over random play in this process
+    (the listing of the legal moves is not counted)."""
+    rng = random.Random(3)
+    done, spent, seed = 0, 0.0, 100
+    while done < moves:
+        game = lr.new_game("classic", players=4, seed=seed)
+        seed += 1
+        while not game.over and done < moves:
+            decision = game.pending[0]
+            action = rng.choice(game.legal_actions(decision.by))
+            began = time.process_time()
+            game.apply(action)
+            spent += time.process_time() - began
+            done += 1
+    return spent / done
+
+
 def library_reference(moves: int, db_path: str) -> float:
     """Moves per second of the library doing the server's per-move work, in this process."""
     db = sqlite3.connect(db_path, isolation_level=None)
@@ -157,6 +177,7 @@ async def run(args) -> None:
     rate = stats["moves"] / elapsed
     latency = sorted(stats["latency"]) or [0.0]
     reference = library_reference(min(max(stats["moves"], 200), 3000), os.path.join(folder, "ref.sqlite3"))
+    apply_cpu = apply_reference(min(max(stats["moves"], 2000), 20_000))
     print(f"{args.games} simultaneous games, {4 * args.games} WebSocket clients, {elapsed:.1f} s: "
           f"{stats['moves']} moves, {rate:.0f} moves/s through the server")
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
@@ -164,8 +185,11 @@ async def run(args) -> None:
     print(f"refusals: {stats['refused'] or 'none'}")
     if cpu_before is not None and cpu_after is not None and stats["moves"]:
         busy = cpu_after - cpu_before
-        print(f"server CPU: {busy:.1f} s, {1000 * busy / stats['moves']:.1f} ms a move "
+        per_move = busy / stats["moves"]
+        print(f"server CPU: {busy:.1f} s, {1000 * per_move:.2f} ms a move "
               f"(the clients share the machine: {stats['moves'] / busy:.0f} moves per server CPU second)")
+        print(f"engine apply alone: {1000 * apply_cpu:.3f} ms a move; "
+              f"server CPU per move / engine apply = {per_move / apply_cpu:.1f}")
     print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
           f"{reference:.0f} moves/s; server / reference = {rate / reference:.2f}")
 

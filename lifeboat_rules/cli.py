@@ -95,20 +95,20 @@ def _schema(args) -> int:
 
 def _serve(args) -> int:
     try:   # the optional extra `web`: imported only when the table is served
-        import uvicorn
-
-        from .web.app import MAX_MESSAGE, create_app
+        from .web.app import serve
+        from .web.store import FileBusy
     except ImportError as exc:
         print(f"error: the web table needs the optional extra 'web' ({exc}); install it with "
               "pip install '.[web]' in the lifeboat_rules source folder", file=sys.stderr)
         return 2
     if args.max_games < 1:
         raise ValueError("--max-games must be at least 1")
-    app = create_app(args.db, max_games=args.max_games)
-    print(f"Lifeboat table on http://{args.host}:{args.port}/ (games kept in {args.db})", flush=True)
-    # Frames past 16 times the table's own limit are cut by the server before the table sees them.
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=16 * MAX_MESSAGE,
-                log_level="warning")
+    try:
+        serve(args.db, host=args.host, port=args.port, max_games=args.max_games,
+              origins=args.origin or ())
+    except FileBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -170,6 +170,9 @@ def main(argv=None) -> int:
     serve.add_argument("--db", default="lifeboat-tables.sqlite3",
                        help="the SQLite file where the games are kept")
     serve.add_argument("--max-games", type=int, default=100, help="games in progress at most")
+    serve.add_argument("--origin", action="append", metavar="URL",
+                       help="another address the pages are served from (a reverse proxy's "
+                            "https://name); requests from pages of any other site are refused")
     serve.set_defaults(run=_serve)
 
     args = parser.parse_args(argv)

@@ -1113,6 +1113,35 @@ def _context_start(log: list, since: int) -> int:
     return index
 
 
+class FeedReader:
+    """``game.feed(viewer, lang=lang)`` read as the game goes on, for a front end that tells
+    every move as it happens: each ``read()`` gives the entries told since the last read, as
+    ``game.feed(viewer, since)`` would, but reads only the new events (``game.feed`` reads the
+    log again from the turn before ``since`` to know what the feed remembers; a reader keeps
+    that memory). Read it between moves (never during ``apply``), with the game it was made
+    for."""
+
+    def __init__(self, game, viewer: str | None, lang: str = DEFAULT_LANG):
+        game.events_for(viewer, len(game.log))    # (checks the viewer)
+        self.game = game
+        self.viewer = viewer
+        self.upto = 0                 # the log's length at the last read
+        self._feed = _Feed(game, lang)
+        self._last: str | None = None
+
+    def read(self) -> list:
+        """The new entries: ``[{"index", "text"}]``."""
+        log = self.game.log
+        if self.upto >= len(log):
+            return []
+        start = self.upto
+        told = self._feed.entries(self.game.events_for(self.viewer, start), start, self._last)
+        self.upto = self._feed.stopped    # passes the log ends on are read again next time
+        if told:
+            self._last = told[-1]["text"]
+        return told
+
+
 class _Feed(_Words):
     """The feed's sentences for one viewer's events (``events_for``)."""
 
@@ -1121,16 +1150,21 @@ class _Feed(_Words):
         self.request: dict = {}     # this turn's swap, robbery or cannibalism
         self.sides: dict = {}       # the fight going on: side -> [characters]
         self.won: str | None = None  # which side won this turn's fight
+        self.stopped = 0            # where the last ``entries`` stopped telling (log index)
 
-    def entries(self, events: list, start: int) -> list:
+    def entries(self, events: list, start: int, last: str | None = None) -> list:
+        """The entries of ``events`` (log index ``start`` on); ``last``: the text of the entry
+        told just before them, if any."""
         out: list = []
         i, count = 0, len(events)
+        self.stopped = start + count      # the log index of the first event not told
         while i < count:
             event = events[i]
             kind = event.get("type")
             if kind == "action" and self.passing(events, i):
                 j, sentence = self.pass_run(events, i)
                 if j is None:   # passes the log ends on: told once they are all known
+                    self.stopped = start + i
                     break
             elif kind == "action":
                 end = i + 1
@@ -1140,7 +1174,7 @@ class _Feed(_Words):
             else:
                 j, sentence = self.standalone(events, i)
             if sentence:
-                if out and out[-1]["text"] == sentence:   # the same again (two cash cards)
+                if (out[-1]["text"] if out else last) == sentence:   # the same again (two cash cards)
                     sentence = self.t("feed.again", sentence=sentence.rstrip(".。"))
                 out.append({"index": start + i, "text": sentence})
             i = j

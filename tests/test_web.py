@@ -51,6 +51,20 @@ def create(client, seats, ruleset="classic", lang="en", seed=11) -> dict:
     return response.json()
 
 
+def receive_until(ws, done, limit: int = 2000) -> dict:
+    """The first message ``done`` accepts (bots move after the answer to the move that woke
+    them, in turns of their own: their states follow)."""
+    for _ in range(limit):
+        message = receive(ws)
+        if done(message):
+            return message
+    raise AssertionError(f"no such message among {limit}")
+
+
+def over(message) -> bool:
+    return message.get("type") == "state" and message["view"]["over"]
+
+
 def host_state(client, host) -> dict:
     with client.websocket_connect("/ws") as ws:
         return hello(ws, host)
@@ -61,11 +75,40 @@ def saved(db) -> dict:
     con = sqlite3.connect(db)
     try:
         games = {i: s for i, s in con.execute("SELECT id, state FROM games")}
+        moves = con.execute("SELECT game_id, at, action FROM moves ORDER BY game_id, at").fetchall()
         seats = {(g, s): m for g, s, m in con.execute("SELECT game_id, seat, moves FROM seats")}
         tokens = con.execute("SELECT digest, revoked FROM tokens ORDER BY digest").fetchall()
     finally:
         con.close()
-    return {"games": games, "seats": seats, "tokens": tokens}
+    return {"games": games, "moves": moves, "seats": seats, "tokens": tokens}
+
+
+def saved_game(db, game_id) -> lr.Game:
+    """The game as the file holds it: its snapshot and the actions saved after it."""
+    con = sqlite3.connect(db)
+    try:
+        state = con.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        moves = con.execute("SELECT action FROM moves WHERE game_id = ? ORDER BY at", (game_id,)).fetchall()
+    finally:
+        con.close()
+    game = lr.Game.from_dict(json.loads(state))
+    for (action,) in moves:
+        game.apply(json.loads(action))
+    return game
+
+
+def settled(bot_seats):
+    """A state after which no bot must decide: the bots' turns are over (until a person moves)."""
+    return lambda m: m.get("type") == "state" and (
+        m["view"]["over"] or not set(m["waiting"]) & set(bot_seats))
+
+
+def settle(client, created) -> dict:
+    """The host's state once the bots have made every move they owe."""
+    with client.websocket_connect("/ws") as ws:
+        state = hello(ws, created["host"])
+        bot_seats = [s for s, e in state["table"]["seats"].items() if e["controller"] == "bot"]
+        return state if settled(bot_seats)(state) else receive_until(ws, settled(bot_seats))
 
 
 def link_seats(client, created) -> dict:
@@ -155,7 +198,7 @@ def test_the_server_holds_at_most_max_games_in_progress(db):
 def test_a_game_of_bots_only_is_played_to_the_end_and_frees_its_place(db):
     with TestClient(Server(db, max_games=1).app) as client:
         created = create(client, ["bot:random"] * 4)
-        state = host_state(client, created["host"])
+        state = settle(client, created)
         assert state["view"]["over"] is True
         result = state["view"]["result"]
         assert set(result["scores"]) == set(state["view"]["characters"])
@@ -252,15 +295,15 @@ def test_the_host_hands_a_seat_to_a_bot_which_plays_it(client):
         state = hello(ws, created["host"])
         for seat in links:            # every seat to a bot: the game plays to its end
             send(ws, {"type": "manage", "op": "bot", "seat": seat, "bot": "random"})
-            state = receive(ws)
-        assert state["view"]["over"] is True
+        state = receive_until(ws, lambda m: over(m) and all(
+            e["controller"] == "bot" for e in m["table"]["seats"].values()))
         assert all(e["controller"] == "bot" and e["link"] is None for e in state["table"]["seats"].values())
     with client.websocket_connect("/ws") as ws:
         assert hello(ws, next(iter(links.values())))["code"] == "revoked"
 
 
 def test_seat_bots_think_off_the_event_loop(db, monkeypatch):
-    """A search bot may think for a while: it does so on the hall's own thread, so that the
+    """A search bot may think for a while: it does so on the bots' own threads, so that the
     server keeps answering the pages of other games meanwhile."""
     import threading
 
@@ -281,9 +324,8 @@ def test_seat_bots_think_off_the_event_loop(db, monkeypatch):
             state = hello(ws, created["host"])
             for seat in links:
                 send(ws, {"type": "manage", "op": "bot", "seat": seat, "bot": "watched"})
-                state = receive(ws)
-            assert state["view"]["over"] is True
-    assert threads and all(name.startswith("lifeboat-hall") for name in threads), threads
+            receive_until(ws, over)
+    assert threads and all(name.startswith("lifeboat-bots") for name in threads), threads
 
 
 def test_the_host_takes_a_seat_to_play_it_here(client):
@@ -437,23 +479,24 @@ def test_a_move_against_an_old_page_is_refused_as_stale(client, db):
 
 def test_the_state_is_the_seats_view_choices_and_feed_in_words(client, db):
     created = create(client, ["link", "link", "bot:random", "link"], lang="zh")
+    settle(client, created)
     links = link_seats(client, created)
     for seat, token in links.items():
         with client.websocket_connect("/ws") as ws:
             state = hello(ws, token)
-        game = lr.Game.from_dict(json.loads(saved(db)["games"][created["game"]]))
+        game = saved_game(db, created["game"])
         assert state["lang"] == "zh" and state["ui"]["title"] == labels.UI["zh"]["title"]
         assert state["view"] == json.loads(json.dumps(game.view(seat)))
-        expected_feed = [(i, lr.describe(e, game, "zh")) for i, e in enumerate(game.events_for(seat))]
-        assert [(e["i"], e["text"]) for e in state["feed"]] == [(i, t) for i, t in expected_feed if t]
+        expected_feed = [(e["index"], e["text"]) for e in game.feed(seat, 0, "zh")]
+        assert [(e["i"], e["text"]) for e in state["feed"]] == expected_feed
         legal = game.legal_actions(seat)
         assert all(c["action"] in legal for c in state["choices"])
         worded = [c["label"] for c in state["choices"]]
         assert worded == sorted(set(worded), key=worded.index)        # one button per wording
-        assert set(worded) == {lr.describe(a, game, "zh") for a in legal}
+        assert set(worded) == {lr.describe(a, game, "zh", viewer=seat) for a in legal}
         if seat in state["waiting"]:
             decision = next(d for d in game.pending if d.by == seat)
-            assert state["decision_text"] == lr.describe(decision, game, "zh")
+            assert state["decision_text"] == lr.describe(decision, game, "zh", viewer=seat)
     # the names are the content's Chinese ones (as in the Chinese edition)
     assert {state["names"][c] for c in ("lady_lauren", "the_captain", "the_kid")} == {"罗伦小姐", "船长", "小孩"}
     assert state["names"]["water"] != "water"
@@ -543,13 +586,15 @@ def test_a_restarted_server_continues_every_game(db):
     with TestClient(Server(db).app) as client:
         first = create(client, ["link", "bot:random", "link", "bot:random"], seed=3)
         second = create(client, ["link"] * 5, seed=4)
+        settle(client, first)
         links = link_seats(client, first)
         seat, token, state = deciding_link(client, links)
         with client.websocket_connect("/ws") as ws:
             hello(ws, token)
             choice = next(c for c in state["choices"] if not c["any_time"])
             send(ws, {"type": "move", "seat": seat, "offer": state["offer"], "action": choice["action"]})
-            before = receive(ws)
+            bots = [s for s in state["view"]["seats"] if s not in links]
+            before = receive_until(ws, settled(bots))
         before_second = host_state(client, second["host"])
     with TestClient(Server(db).app) as client:       # a new process on the same file
         with client.websocket_connect("/ws") as ws:
@@ -570,7 +615,9 @@ def test_a_restarted_server_continues_every_game(db):
 def test_a_whole_game_through_the_socket_ends_with_scores(fast_client, db):
     client = fast_client
     created = create(client, ["link", "bot:random", "bot:random", "link"], seed=21)
+    settle(client, created)
     links = link_seats(client, created)
+    bots = [s for s in host_state(client, created["host"])["view"]["seats"] if s not in links]
     sockets = {}
     try:
         states = {}
@@ -585,21 +632,24 @@ def test_a_whole_game_through_the_socket_ends_with_scores(fast_client, db):
             choice = next(c for c in states[seat]["choices"] if not c["any_time"])
             send(sockets[seat], {"type": "move", "seat": seat, "offer": states[seat]["offer"],
                                  "action": choice["action"]})
-            for who in links:       # each page gets one state (the feed it had not seen)
-                pushed = receive(sockets[who])
-                assert pushed["type"] == "state", pushed
-                assert pushed["feed_from"] == states[who]["log_size"]
-                states[who] = pushed
+            for who in links:       # each page gets its states, each with the feed it had not seen
+                while True:
+                    pushed = receive(sockets[who])
+                    assert pushed["type"] == "state", pushed
+                    assert pushed["feed_from"] == states[who]["log_size"]
+                    states[who] = pushed
+                    if settled(bots)(pushed):
+                        break
         final = next(iter(states.values()))["view"]
         assert final["over"] and final["result"]["end"] in ("landed", "all_dead", "adrift")
         assert set(final["result"]["scores"]) == set(final["characters"])
         # a page opened now gets the whole feed, worded as the seat may see it
-        game = lr.Game.from_dict(json.loads(saved(db)["games"][created["game"]]))
+        game = saved_game(db, created["game"])
         for seat, token in links.items():
             with client.websocket_connect("/ws") as ws:
                 back = hello(ws, token)
-            expected = [(i, lr.describe(e, game, "en")) for i, e in enumerate(game.events_for(seat))]
-            assert [(e["i"], e["text"]) for e in back["feed"]] == [(i, t) for i, t in expected if t]
+            expected = [(e["index"], e["text"]) for e in game.feed(seat, 0, "en")]
+            assert [(e["i"], e["text"]) for e in back["feed"]] == expected
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)
@@ -608,8 +658,10 @@ def test_a_whole_game_through_the_socket_ends_with_scores(fast_client, db):
 def test_a_seat_cannot_move_after_the_game_is_over(fast_client):
     client = fast_client
     created = create(client, ["link", "bot:random", "bot:random", "bot:random"])
+    settle(client, created)
     links = link_seats(client, created)
     seat, token = next(iter(links.items()))
+    bots = [s for s in host_state(client, created["host"])["view"]["seats"] if s != seat]
     with client.websocket_connect("/ws") as ws:
         state = hello(ws, token)
         for _ in range(2000):
@@ -617,7 +669,7 @@ def test_a_seat_cannot_move_after_the_game_is_over(fast_client):
                 break
             choice = next(c for c in state["choices"] if not c["any_time"])
             send(ws, {"type": "move", "seat": seat, "offer": state["offer"], "action": choice["action"]})
-            state = receive(ws)
+            state = receive_until(ws, settled(bots))
         assert state["view"]["over"] and state["choices"] == [] and state["offer"] is None
         send(ws, {"type": "move", "seat": seat, "offer": "x", "action": {"by": seat, "type": "pass"}})
         assert receive(ws)["code"] == "over"
@@ -631,7 +683,7 @@ def test_both_languages_have_every_page_word():
     for lang in labels.LANGS:
         for code in ("bad_token", "revoked", "not_your_seat", "stale", "illegal", "malformed",
                      "too_large", "limit", "over", "not_host", "bad_request", "hello_first", "internal",
-                     "too_fast"):
+                     "too_fast", "not_saved", "too_slow", "bad_origin"):
             assert labels.UI[lang]["err_" + code]
         for key in ("phase_supply", "phase_action", "phase_navigation", "phase_over",
                     "status_awake", "status_unconscious", "status_dead", "status_lost",

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import shutil
+import subprocess
 
 import pytest
 
@@ -36,6 +37,16 @@ def missing_browser() -> str | None:
         return "Playwright's Python package is not installed: pip install playwright"
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)) and not shutil.which(CHROMIUM):
         return f"no Chromium at {CHROMIUM}: apt-get install chromium (or set LIFEBOAT_CHROMIUM)"
+    return None
+
+
+def missing_cjk_font() -> str | None:
+    """Why Chinese pages would show empty boxes here (no font with Chinese glyphs), or None."""
+    if shutil.which("fc-list") is None:
+        return "fontconfig's fc-list is not installed, so no CJK font can be found"
+    found = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
+    if not found.strip():
+        return "no CJK font: apt-get install fonts-wqy-microhei"
     return None
 
 

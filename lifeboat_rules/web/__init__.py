@@ -8,7 +8,9 @@ See docs/web.md for running it, the security model, the storage and the WebSocke
 from __future__ import annotations
 
 
-def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100):
-    """The ASGI application of a web table whose games live in the SQLite file ``db``."""
+def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits=None, origins=()):
+    """The ASGI application of a web table whose games live in the SQLite file ``db``
+    (``limits``: a ``lifeboat_rules.web.app.Limits``; ``origins``: other addresses its pages
+    are served from, e.g. behind a proxy)."""
     from .app import create_app as _create
-    return _create(db, max_games=max_games)
+    return _create(db, max_games=max_games, limits=limits, origins=origins)

@@ -1,38 +1,72 @@
 """The web table as an ASGI application (Starlette): pages, one JSON endpoint to create a game,
 and one WebSocket per open page for the game itself (the protocol is in docs/web.md).
+
+Nothing one client does may hold up another: every page has its own sender with a bounded
+queue (a page that stops reading is sent the newest state when it reads again, or is
+disconnected), every game has its own lock and the games' work runs on a pool of threads, and
+the bots think on a pool of their own. Every limit is a field of ``Limits``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
+import dataclasses
 import functools
 import json
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
+from urllib.parse import urlsplit
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
 from . import labels
 from .store import Store
-from .tables import Hall, Refusal
+from .tables import TIMERS, Hall, Refusal
 
 log = logging.getLogger("lifeboat_rules.web")
 
-MAX_MESSAGE = 4096          # bytes of one WebSocket message or request body from a client
-HELLO_TIMEOUT = 30.0        # seconds a new WebSocket has to present its link
-MAX_CONNECTIONS = 1000      # open WebSockets per server
-MAX_PER_GAME = 40           # open WebSockets per game
-RATE = 20.0                 # messages per second a page may send, on average
-BURST = 40                  # and at once
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Every limit of one server (docs/web.md lists each with its number)."""
+
+    message_bytes: int = 4096       # one WebSocket message or request body from a client
+    hello_timeout: float = 10.0     # seconds a new WebSocket has to present its link
+    sockets: int = 1000             # open WebSockets per server, with or without a link yet
+    sockets_per_client: int = 100   # open WebSockets from one address
+    pages_per_game: int = 40        # open WebSockets of one game
+    rate: float = 20.0              # messages a second one page may send, on average
+    burst: int = 40                 # and at once
+    queue: int = 32                 # messages waiting to be sent to one page (beyond: cut off)
+    send_timeout: float = 15.0      # seconds one message may take to leave (beyond: cut off)
+    head_timeout: float = 10.0      # seconds an HTTP connection has to send a request's head
+    body_timeout: float = 10.0      # and its body
+    keep_alive: float = 5.0         # seconds an idle HTTP connection stays open
+    http_connections: int = 2000    # open HTTP connections and requests at once (beyond: 503)
+    create_burst: int = 10          # games one address may create at once
+    create_every: float = 60.0      # and then one every so many seconds
+    unplayed_expiry: float = 3600.0     # seconds a game nobody has moved in is kept
+    bots_only_games: int = 2        # games of bots only in progress at once
+    bots_done_expiry: float = 3600.0    # seconds a finished game of bots only is kept
+    bots_done_kept: int = 20        # finished games of bots only kept at most
+    bot_threads: int = 2            # threads the bots think on, for all games
+    table_threads: int = 4          # threads the games' moves and states are made on
+    sweep_every: float = 60.0       # seconds between two sweeps of expired games
+
 
 STATIC = resources.files("lifeboat_rules.web").joinpath("static")
+MAX_MESSAGE = Limits.message_bytes
 
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -63,44 +97,96 @@ class _SecurityHeaders:
         return await self.app(scope, receive, send_with_headers)
 
 
+class Bucket:
+    """A token bucket: ``rate`` a second on average, ``burst`` at once."""
+
+    __slots__ = ("rate", "burst", "allowance", "checked")
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst = rate, float(burst)
+        self.allowance = float(burst)
+        self.checked = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
 class Connection:
-    """One open page: its pass, the seat it shows, its language, how much feed it has."""
+    """One open page: its pass, the seat it shows, its language, how much feed it has, and
+    what waits to be sent to it: at most ``Limits.queue`` messages and one state (a newer
+    state is made only once that one has left, so a page that reads slowly gets fewer)."""
 
-    __slots__ = ("socket", "pass_", "seat", "lang", "since", "rate", "allowance", "checked")
+    __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
+                 "wants", "full", "making", "ref", "wake", "sender", "closed")
 
-    def __init__(self, socket: WebSocket, pass_, lang: str, rate: float = RATE, burst: int = BURST):
+    def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
         self.pass_ = pass_
         self.seat = pass_.seats[0] if pass_.seats else None
         self.lang = lang
         self.since = 0
-        self.rate = (rate, float(burst))
-        self.allowance = float(burst)
-        self.checked = time.monotonic()
+        self.chat_since = 0               # the table talk it has (messages 1..chat_since)
+        self.bucket = Bucket(rate, burst)
+        self.outbox: collections.deque = collections.deque()
+        self.text: str | None = None      # a state made for this page, not sent yet
+        self.wants = True                 # a state must be made for it (the first one too)
+        self.full = True                  # ... with the whole feed and the page's words
+        self.making = False               # its sender is making one
+        self.ref = None                   # the ``ref`` of a move to answer with that state
+        self.wake = asyncio.Event()
+        self.sender: asyncio.Task | None = None
+        self.closed = False
 
     def too_fast(self) -> bool:
-        """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-        now = time.monotonic()
-        rate, burst = self.rate
-        self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
-        self.checked = now
-        if self.allowance < 1:
-            return True
-        self.allowance -= 1
-        return False
+        return not self.bucket.take()
+
+
+class Room:
+    """The open pages of one game, its lock (one change or state at a time), its bots, and
+    the task that runs its timers (a turn timer, "pass for me")."""
+
+    __slots__ = ("game_id", "lock", "pages", "bots", "rebot", "timers", "retime")
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        self.lock = asyncio.Lock()
+        self.pages: set = set()
+        self.bots: asyncio.Task | None = None
+        self.rebot = False
+        self.timers: asyncio.Task | None = None
+        self.retime = asyncio.Event()      # the game changed: look again at what is due
 
 
 class Server:
-    """The application and the open connections of each game."""
+    """The application, the open pages of each game and the threads the games run on."""
 
-    def __init__(self, db: str, max_games: int = 100, rate: float = RATE, burst: int = BURST):
-        self.hall = Hall(Store(db), max_games=max_games)
-        # Every call into the hall (games, bots, the SQLite file) runs on this one thread, in
-        # turn: a bot that thinks (the search bot) never stalls the pages of other games, and
-        # no two calls ever touch a game at once.
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lifeboat-hall")
-        self.rate = (rate, burst)
-        self.connections: dict = {}      # game id -> set of Connection
+    def __init__(self, db: str, max_games: int = 100, rate: float | None = None,
+                 burst: int | None = None, limits: Limits | None = None, origins=(), **hall_options):
+        limits = limits or Limits()
+        if rate is not None or burst is not None:
+            limits = dataclasses.replace(limits, rate=limits.rate if rate is None else rate,
+                                         burst=limits.burst if burst is None else burst)
+        self.limits = limits
+        self.hall = Hall(Store(db), max_games=max_games, max_bot_games=limits.bots_only_games,
+                         **hall_options)
+        # Each game's calls come one at a time (its room's lock); different games' calls run
+        # side by side on these threads, and bots think on their own ones, so that a bot
+        # that thinks long holds up its own game only.
+        self.pool = ThreadPoolExecutor(max_workers=limits.table_threads, thread_name_prefix="lifeboat-table")
+        self.bot_pool = ThreadPoolExecutor(max_workers=limits.bot_threads, thread_name_prefix="lifeboat-bots")
+        self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        self.rooms: dict = {}              # game id -> Room
+        self.sockets = 0                   # open WebSockets, with or without a link
+        self.per_client: collections.Counter = collections.Counter()
+        self.creators: dict = {}           # address -> Bucket of game creation
+        self.stopping = False
+        self._sweeper: asyncio.Task | None = None
         self.app = _SecurityHeaders(Starlette(routes=[
             Route("/", self.index),
             Route("/table", self.table_page),
@@ -109,12 +195,70 @@ class Server:
             Route("/api/games", self.create_game, methods=["POST"]),
             WebSocketRoute("/ws", self.websocket),
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
-        ]))
+        ], lifespan=self._lifespan))
 
-    async def _hall(self, call, *args):
-        """``call(*args)`` on the hall's thread; its answer, or its exception, here."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self.worker, functools.partial(call, *args))
+    @property
+    def connections(self) -> dict:
+        """{game id: set of its open pages}."""
+        return {game_id: room.pages for game_id, room in self.rooms.items()}
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app):
+        self._sweeper = asyncio.create_task(self._sweep_now_and_then())
+        try:
+            yield
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        """Stops the bots and the sweeper, waits for the threads, closes the file."""
+        self.stopping = True
+        tasks = [t for t in [self._sweeper] + [r.bots for r in self.rooms.values()]
+                 + [r.timers for r in self.rooms.values()] if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.get_running_loop().run_in_executor(None, self._shutdown_threads)
+
+    def _shutdown_threads(self) -> None:
+        self.bot_pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.hall.store.close()
+
+    async def _run(self, pool, call, *args):
+        """``call(*args)`` on one of ``pool``'s threads; its answer, or its exception, here."""
+        return await asyncio.get_running_loop().run_in_executor(pool, functools.partial(call, *args))
+
+    def _room(self, game_id: str) -> Room:
+        room = self.rooms.get(game_id)
+        if room is None:
+            room = self.rooms[game_id] = Room(game_id)
+        return room
+
+    def _drop_room_if_idle(self, room: Room) -> None:
+        if (not room.pages and (room.bots is None or room.bots.done())
+                and (room.timers is None or room.timers.done()) and not room.lock.locked()):
+            self.rooms.pop(room.game_id, None)
+
+    # ------------------------------------------------------------------ who may ask
+
+    def origin_ok(self, headers) -> bool:
+        """A browser names the page that makes a request (``Origin``): only this server's own
+        pages (or the ``origins`` it was given) may create games or open sockets. A client that
+        is no browser sends none, and no other site's page can be behind it."""
+        origin = headers.get("origin")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        if origin in self.origins:
+            return True
+        parts = urlsplit(origin)
+        host = (headers.get("host") or "").lower()
+        return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
+
+    @staticmethod
+    def _client(connection) -> str:
+        return connection.client.host if connection.client else "?"
 
     # ------------------------------------------------------------------ HTTP
 
@@ -130,42 +274,77 @@ class Server:
     async def setup(self, request):
         """What the creation page offers: rulesets with their player counts, bots, labels."""
         return JSONResponse({"rulesets": self.hall.rulesets, "bots": bots.bot_names(),
-                             "langs": list(labels.LANGS), "ui": labels.UI})
+                             "langs": list(labels.LANGS), "ui": labels.UI, "timers": list(TIMERS)})
 
     async def create_game(self, request):
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_MESSAGE:
-                return _refused(Refusal("too_large", f"at most {MAX_MESSAGE} bytes"), 413)
+        limits = self.limits
+        if not self.origin_ok(request.headers):
+            return _refused(Refusal("bad_origin"), 403)
+        try:
+            body = await asyncio.wait_for(self._body(request), limits.body_timeout)
+        except asyncio.TimeoutError:
+            return _refused(Refusal("too_slow", f"send the request within {limits.body_timeout:g} seconds"), 408)
+        if body is None:
+            return _refused(Refusal("too_large", f"at most {limits.message_bytes} bytes"), 413)
         try:
             data = json.loads(body)
         except (ValueError, RecursionError):
             return _refused(Refusal("malformed", "the body must be a JSON object"), 400)
         if type(data) is not dict:
             return _refused(Refusal("malformed", "the body must be a JSON object"), 400)
+        if not self._may_create(self._client(request)):
+            return _refused(Refusal("too_fast", f"at most {limits.create_burst} games at once from one "
+                                    f"address, then one every {limits.create_every:g} seconds"), 429)
         try:
-            created = await self._hall(self.hall.create, data.get("ruleset"), data.get("players"),
-                                       data.get("lang", "en"),
-                                       data.get("seats"), data.get("seed"))
+            created = await self._run(self.pool, self.hall.create, data.get("ruleset"), data.get("players"),
+                                      data.get("lang", "en"), data.get("seats"), data.get("seed"),
+                                      data.get("timer"))
         except Refusal as refusal:
             return _refused(refusal, 429 if refusal.code == "limit" else 400)
+        self._wake_bots(self._room(created["game"]))
+        self._schedule(self._room(created["game"]))
         created["url"] = f"/table#{created['host']}"
         return JSONResponse(created, status_code=201)
+
+    async def _body(self, request) -> bytes | None:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > self.limits.message_bytes:
+                return None
+        return body
+
+    def _may_create(self, client: str) -> bool:
+        bucket = self.creators.get(client)
+        if bucket is None:
+            if len(self.creators) > 10_000:       # forget the addresses that are full again
+                self.creators = {a: b for a, b in self.creators.items() if b.allowance < b.burst - 1}
+            bucket = self.creators[client] = Bucket(1 / self.limits.create_every, self.limits.create_burst)
+        return bucket.take()
 
     # ------------------------------------------------------------------ WebSocket
 
     async def websocket(self, socket: WebSocket):
-        await socket.accept()
-        conn = None
+        limits = self.limits
+        if not self.origin_ok(socket.headers):
+            await socket.close(code=1008)          # before accepting: the upgrade is refused (403)
+            return
+        client = self._client(socket)
+        self.sockets += 1
+        self.per_client[client] += 1
+        conn = room = None
         try:
-            if sum(map(len, self.connections.values())) >= MAX_CONNECTIONS:
+            await socket.accept()
+            if self.sockets > limits.sockets or self.per_client[client] > limits.sockets_per_client:
                 await self._refuse_and_close(socket, Refusal("limit", "too many open pages"))
                 return
             try:
-                message = await asyncio.wait_for(self._receive(socket), HELLO_TIMEOUT)
+                message = await asyncio.wait_for(self._receive(socket), limits.hello_timeout)
             except asyncio.TimeoutError:
                 await self._refuse_and_close(socket, Refusal("hello_first"))
+                return
+            if message is None:
+                log.info("a page from %s closed its socket before presenting a link", client)
                 return
             if isinstance(message, Refusal):
                 await self._refuse_and_close(socket, message)
@@ -173,47 +352,68 @@ class Server:
             if message.get("type") != "hello":
                 await self._refuse_and_close(socket, Refusal("hello_first"))
                 return
+            lang = labels.lang_of(message.get("lang"))
             try:
-                pass_ = await self._hall(self.hall.enter, message.get("token"))
+                pass_ = await self._run(self.pool, self.hall.enter, message.get("token"))
+                table = await self._run(self.pool, self.hall.table, pass_.game_id)
             except Refusal as refusal:
-                await self._refuse_and_close(socket, refusal, labels.lang_of(message.get("lang")))
+                await self._refuse_and_close(socket, refusal, lang)
                 return
-            table = await self._hall(self.hall.table, pass_.game_id)
-            peers = self.connections.setdefault(pass_.game_id, set())
-            if len(peers) >= MAX_PER_GAME:
+            room = self._room(pass_.game_id)
+            if len(room.pages) >= limits.pages_per_game:
                 await self._refuse_and_close(socket, Refusal("limit", "too many open pages for this game"))
                 return
-            conn = Connection(socket, pass_, labels.lang_of(message.get("lang") or table.lang), *self.rate)
+            conn = Connection(socket, pass_, labels.lang_of(message.get("lang") or table.lang),
+                              limits.rate, limits.burst)
             if message.get("seat") in pass_.seats:
                 conn.seat = message["seat"]
-            peers.add(conn)
-            await self._push(conn)
-            while True:
+            room.pages.add(conn)
+            self.hall.in_use[room.game_id] += 1
+            conn.sender = asyncio.create_task(self._sender(room, conn))
+            conn.wake.set()
+            self._wake_bots(room)
+            self._schedule(room)              # a game read back after a restart runs its timers
+            while not conn.closed:
                 message = await self._receive(socket)
                 if message is None:
                     break
                 if conn.too_fast():
-                    message = Refusal("too_fast", f"at most {conn.rate[0]:g} messages a second")
-                await self._handle(conn, message)
+                    message = Refusal("too_fast", f"at most {limits.rate:g} messages a second")
+                await self._handle(room, conn, message)
         except WebSocketDisconnect:
             pass
         finally:
+            self.sockets -= 1
+            self.per_client[client] -= 1
+            if self.per_client[client] <= 0:
+                del self.per_client[client]
             if conn is not None:
-                self.connections.get(conn.pass_.game_id, set()).discard(conn)
+                conn.closed = True
+                if conn.sender is not None:
+                    conn.sender.cancel()
+                room.pages.discard(conn)
+                self.hall.in_use[room.game_id] -= 1
+                if self.hall.in_use[room.game_id] <= 0:
+                    del self.hall.in_use[room.game_id]
+                self._drop_room_if_idle(room)
 
     async def _receive(self, socket: WebSocket):
         """The next message as a dict, a ``Refusal`` for one that is not, None when closed."""
-        message = await socket.receive()
+        limit = self.limits.message_bytes
+        try:
+            message = await socket.receive()
+        except (RuntimeError, WebSocketDisconnect):   # closed meanwhile
+            return None
         if message["type"] == "websocket.disconnect":
             return None
         text = message.get("text")
         if text is None:
             raw = message.get("bytes") or b""
-            if len(raw) > MAX_MESSAGE:
-                return Refusal("too_large", f"at most {MAX_MESSAGE} bytes")
+            if len(raw) > limit:
+                return Refusal("too_large", f"at most {limit} bytes")
             return Refusal("malformed", "messages are JSON text")
-        if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-            return Refusal("too_large", f"at most {MAX_MESSAGE} bytes")
+        if len(text.encode("utf-8", "surrogatepass")) > limit:
+            return Refusal("too_large", f"at most {limit} bytes")
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
@@ -222,9 +422,9 @@ class Server:
             return Refusal("malformed", "a message is a JSON object with a type")
         return data
 
-    async def _handle(self, conn: Connection, message) -> None:
+    async def _handle(self, room: Room, conn: Connection, message) -> None:
         if isinstance(message, Refusal):
-            await self._send(conn, message.message(conn.lang))
+            self._queue(room, conn, message.message(conn.lang))
             return
         kind = message["type"]
         ref = message.get("ref")
@@ -232,23 +432,35 @@ class Server:
             ref = None          # a move's ``ref`` comes back with its answer (docs/web.md)
         try:
             if kind == "move":
-                await self._hall(self.hall.move, conn.pass_, message.get("seat"),
-                                 message.get("action"), message.get("offer"))
-                await self._push_game(conn.pass_.game_id, answer=(conn, ref))
+                await self._change(room, conn, ref, self.hall.move, conn.pass_, message.get("seat"),
+                                   message.get("action"), message.get("offer"))
+                self._wake_bots(room)
             elif kind == "look":
-                pass_ = await self._hall(self.hall.enter, conn.pass_.token)
+                pass_ = self.hall.enter(conn.pass_.token)
                 seat = message.get("seat")
                 if seat is not None and seat not in pass_.seats:
                     raise Refusal("not_your_seat", "this link does not play that seat")
-                conn.pass_, conn.seat, conn.since = pass_, seat, 0
-                await self._push(conn)
+                conn.pass_, conn.seat = pass_, seat
+                self._want(conn, full=True)
             elif kind == "lang":
-                conn.lang, conn.since = labels.lang_of(message.get("lang")), 0
-                await self._push(conn)
+                conn.lang = labels.lang_of(message.get("lang"))
+                self._want(conn, full=True)
             elif kind == "manage":
-                await self._hall(self.hall.manage, conn.pass_, message.get("op"),
-                                 message.get("seat"), message.get("bot"))
-                await self._push_game(conn.pass_.game_id)
+                await self._change(room, conn, ref, self._manage, conn, message.get("op"),
+                                   message.get("seat"), message.get("bot"))
+                self._wake_bots(room)
+            elif kind == "say":
+                await self._change(room, conn, ref, self.hall.say, conn.pass_, conn.seat, message.get("text"))
+            elif kind == "autopass":
+                # the seat's own secret: only its page is told (another page getting a state
+                # now would learn that someone changed something)
+                async with room.lock:
+                    await self._run(self.pool, self.hall.set_autopass, conn.pass_, message.get("seat"),
+                                    message.get("on"))
+                self._want(conn)
+                self._schedule(room)
+            elif kind == "take_back":
+                await self._change(room, conn, ref, self.hall.take_back, conn.pass_)
             elif kind == "hello":
                 raise Refusal("malformed", "already connected")
             else:
@@ -257,63 +469,343 @@ class Server:
             answer = refusal.message(conn.lang)
             if ref is not None:
                 answer["ref"] = ref
-            await self._send(conn, answer)
-            if refusal.code in ("stale", "illegal", "over"):
-                await self._push(conn, full=True)
+            self._queue(room, conn, answer)
+            if refusal.code in ("stale", "illegal", "over", "not_saved"):
+                self._want(conn, full=True)
         except Exception:     # a fault of ours: say so, keep the connection and the game
             log.exception("while handling a %s message", kind)
-            await self._send(conn, Refusal("internal").message(conn.lang))
+            answer = Refusal("internal").message(conn.lang)
+            if ref is not None:
+                answer["ref"] = ref
+            self._queue(room, conn, answer)
+            self._want(conn, full=True)
 
-    # ------------------------------------------------------------------ pushing states
+    def _manage(self, conn: Connection, op, seat, bot) -> None:
+        """The host's change (on a table thread); a page whose host link it replaced goes on
+        with the new one."""
+        token = self.hall.manage(conn.pass_, op, seat, bot)
+        if token is not None:
+            conn.pass_ = self.hall.enter(token)
 
-    async def _push_game(self, game_id: str, answer: tuple = (None, None)) -> None:
-        """Every open page of a game gets its own new state (its own view and feed); the one
-        that moved gets the ``ref`` of its move back."""
-        for conn in list(self.connections.get(game_id, ())):
-            await self._push(conn, ref=answer[1] if conn is answer[0] else None)
+    # ------------------------------------------------------------------ changes and states
+    #
+    # A page's new state is made on a table thread under its game's lock, in the same turn as
+    # the change that calls for it, unless the page has one waiting to be sent, or is making
+    # its own (a look, a language, a refusal's fresh state): then it makes the newest one
+    # itself once the one waiting has left. So a page that reads slowly costs one state, not
+    # one a move, and never holds up another.
 
-    async def _push(self, conn: Connection, full: bool = False, ref=None) -> None:
-        try:
-            # a replaced link is cut off here
-            conn.pass_ = await self._hall(self.hall.enter, conn.pass_.token)
-        except Refusal as refusal:
-            await self._refuse_and_close(conn.socket, refusal)
-            self.connections.get(conn.pass_.game_id, set()).discard(conn)
+    async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
+        """``call(*args)`` on a table thread under the game's lock, then every page's state;
+        the page ``conn`` gets ``ref`` back with its state."""
+        pages = list(room.pages)
+        async with room.lock:
+            made, later = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
+        self._deliver(room, made, later)
+        self._schedule(room)
+
+    async def _push(self, room: Room) -> None:
+        """Every page of the game gets its new state (after the bots moved)."""
+        pages = list(room.pages)
+        if not pages:
             return
-        if conn.seat is not None and conn.seat not in conn.pass_.seats:
-            conn.seat, conn.since = (conn.pass_.seats[0] if conn.pass_.seats else None), 0
-        since = 0 if full else conn.since
-        state = await self._hall(self.hall.state, conn.pass_, conn.seat, conn.lang, since)
-        state["ui"] = labels.ui(conn.lang) if since == 0 else None
-        if ref is not None:
-            state["ref"] = ref
-        if await self._send(conn, state):
-            conn.since = state["log_size"]
+        async with room.lock:
+            made, later = await self._run(self.pool, self._states, pages)
+        self._deliver(room, made, later)
 
-    async def _send(self, conn: Connection, data: dict) -> bool:
+    def _call_then_states(self, call, args, pages, conn, ref) -> tuple:
+        call(*args)
+        if ref is not None:
+            conn.ref = ref          # (here, so that no state made before the move carries it)
+        return self._states(pages)
+
+    def _states(self, pages: list) -> tuple:
+        made, later = [], []
+        for page in pages:
+            if page.closed:
+                continue
+            if page.text is None and not (page.wants or page.making):
+                made.append((page, self._state(page, False)))
+            else:
+                later.append(page)
+        return made, later
+
+    def _deliver(self, room: Room, made: list, later: list) -> None:
+        for page, text in made:
+            if isinstance(text, Refusal):
+                asyncio.ensure_future(self._cut(room, page, text))
+            else:
+                page.text = text
+                page.wake.set()
+        for page in later:
+            page.wants = True
+            page.wake.set()
+
+    def _want(self, conn: Connection, full: bool = False) -> None:
+        conn.wants = True
+        conn.full = conn.full or full
+        conn.wake.set()
+
+    def _state(self, conn: Connection, full: bool):
+        """The JSON text of ``conn``'s new state (on a table thread, under the game's lock);
+        a ``Refusal`` if its link no longer works."""
         try:
-            await conn.socket.send_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-            return True
-        except Exception:       # the page went away: it reconnects and gets everything again
-            self.connections.get(conn.pass_.game_id, set()).discard(conn)
-            return False
+            pass_ = self.hall.enter(conn.pass_.token)     # a replaced link is cut off here
+        except Refusal as refusal:
+            return refusal
+        conn.pass_ = pass_
+        seat = conn.seat
+        if seat is not None and seat not in pass_.seats:
+            seat = conn.seat = pass_.seats[0] if pass_.seats else None
+            full = True
+        since = 0 if full else conn.since
+        chat_since = 0 if since == 0 else conn.chat_since
+        state = self.hall.state(pass_, seat, conn.lang, since, chat_since)
+        state["ui"] = labels.ui(conn.lang) if since == 0 else None
+        if conn.ref is not None:
+            state["ref"], conn.ref = conn.ref, None
+        conn.since = state["log_size"]
+        conn.chat_since = state["chat_size"]
+        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+
+    async def _sender(self, room: Room, conn: Connection) -> None:
+        """Sends ``conn``'s messages, then its state, one at a time; a message that does not
+        leave within ``Limits.send_timeout`` cuts the page off."""
+        try:
+            while not conn.closed:
+                await conn.wake.wait()
+                conn.wake.clear()
+                while not conn.closed:
+                    if conn.outbox:
+                        text = conn.outbox.popleft()
+                    elif conn.text is not None:
+                        text = conn.text
+                    elif conn.wants:
+                        conn.wants, full, conn.full = False, conn.full, False
+                        conn.making = True
+                        try:
+                            async with room.lock:
+                                made = await self._run(self.pool, self._state, conn, full)
+                        finally:
+                            conn.making = False
+                        if isinstance(made, Refusal):
+                            await self._cut(room, conn, made)
+                            return
+                        conn.text = text = made
+                    else:
+                        break
+                    await asyncio.wait_for(conn.socket.send_text(text), self.limits.send_timeout)
+                    if text is conn.text:
+                        conn.text = None
+        except asyncio.TimeoutError:
+            log.info("a page of game %s stopped reading: cut off", room.game_id)
+            await self._cut(room, conn, Refusal("too_slow"), send=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:    # the page went away, or a fault of ours: it reconnects
+            if not isinstance(exc, (OSError, RuntimeError, WebSocketDisconnect)):
+                log.exception("while sending to a page of game %s", room.game_id)
+            await self._cut(room, conn, Refusal("internal"), send=False)
+
+    def _queue(self, room: Room, conn: Connection, message: dict) -> None:
+        """A message for ``conn`` (a refusal); a page with ``Limits.queue`` of them unsent
+        has stopped reading and is cut off."""
+        if len(conn.outbox) >= self.limits.queue:
+            asyncio.ensure_future(self._cut(room, conn, Refusal("too_slow"), send=False))
+            return
+        conn.outbox.append(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        conn.wake.set()
+
+    async def _cut(self, room: Room, conn: Connection, refusal: Refusal, send: bool = True) -> None:
+        """Closes ``conn``'s socket (with the refusal's code), without waiting on a page that
+        does not read."""
+        if conn.closed:
+            return
+        conn.closed = True
+        conn.wake.set()
+        room.pages.discard(conn)
+        if conn.sender is not None and conn.sender is not asyncio.current_task():
+            conn.sender.cancel()
+        if send:
+            await self._refuse_and_close(conn.socket, refusal, conn.lang)
+        else:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.socket.close(code=4000 + _CLOSE_CODES.get(refusal.code, 0)), 1.0)
 
     async def _refuse_and_close(self, socket: WebSocket, refusal: Refusal, lang: str = "en") -> None:
         try:
-            await socket.send_text(json.dumps(refusal.message(lang), ensure_ascii=False))
-            await socket.close(code=4000 + _CLOSE_CODES.get(refusal.code, 0))
+            await asyncio.wait_for(socket.send_text(json.dumps(refusal.message(lang), ensure_ascii=False)), 1.0)
+            await asyncio.wait_for(socket.close(code=4000 + _CLOSE_CODES.get(refusal.code, 0)), 1.0)
         except Exception:
             pass
 
+    # ------------------------------------------------------------------ bots and sweeping
+
+    def _wake_bots(self, room: Room) -> None:
+        """The game's bots play (if one must decide), on the bots' threads, a few moves at a
+        time under the game's lock, every page getting the new state after each turn."""
+        if self.stopping:
+            return
+        if room.bots is not None and not room.bots.done():
+            room.rebot = True
+            return
+        room.bots = asyncio.ensure_future(self._play_bots(room))
+
+    async def _play_bots(self, room: Room) -> None:
+        try:
+            while not self.stopping:
+                room.rebot = False
+                async with room.lock:
+                    moved, more = await self._run(self.bot_pool, self.hall.bot_step, room.game_id)
+                if moved:
+                    await self._push(room)
+                    self._schedule(room)
+                if not (more or room.rebot):
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bots of game %s stopped", room.game_id)
+        finally:
+            if not room.pages and not room.lock.locked() and (room.timers is None or room.timers.done()):
+                self.rooms.pop(room.game_id, None)
+
+    # ------------------------------------------------------------------ timers
+
+    def _schedule(self, room: Room) -> None:
+        """Look again at the game's next timed thing (a turn timer, a "pass for me"): wake
+        its timers' task, or start one. Games without a timer or a "pass for me" have none."""
+        if self.stopping or not self.hall.timed(room.game_id):
+            return
+        room.retime.set()
+        if room.timers is None or room.timers.done():
+            room.timers = asyncio.ensure_future(self._run_timers(room))
+
+    async def _run_timers(self, room: Room) -> None:
+        """Sleeps until the game's next timed thing is due (or until the game changes), does
+        it on a table thread under the game's lock, then the bots play and every page gets
+        the new state; ends when nothing is due."""
+        try:
+            while not self.stopping:
+                room.retime.clear()
+                async with room.lock:
+                    when = await self._run(self.pool, self.hall.due, room.game_id)
+                if when is None:
+                    if room.retime.is_set():
+                        continue
+                    break
+                delay = when - self.hall.clock()
+                if delay > 0:
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(room.retime.wait(), delay)
+                    continue
+                async with room.lock:
+                    try:
+                        changed = await self._run(self.pool, self.hall.run_due, room.game_id)
+                    except Refusal:      # not saved: the game is read back from the file
+                        changed = True
+                if changed:
+                    self._wake_bots(room)
+                    await self._push(room)
+        except asyncio.CancelledError:
+            raise
+        except Exception:      # a fault of ours: logged; the game goes on without its timers
+            log.exception("the timers of game %s stopped", room.game_id)
+        finally:
+            if not room.pages and (room.bots is None or room.bots.done()) and not room.lock.locked():
+                self.rooms.pop(room.game_id, None)
+
+    async def sweep(self) -> list:
+        """Drops expired games (``Limits.unplayed_expiry``, ``bots_done_expiry``,
+        ``bots_done_kept``) and closes their pages; returns their ids."""
+        limits = self.limits
+        gone = await self._run(self.pool, self.hall.sweep, limits.unplayed_expiry,
+                               limits.bots_done_expiry, limits.bots_done_kept)
+        for game_id in gone:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                for page in list(room.pages):
+                    await self._cut(room, page, Refusal("bad_token"))
+        if gone:
+            log.info("%d expired games dropped", len(gone))
+        return gone
+
+    async def _sweep_now_and_then(self) -> None:
+        while not self.stopping:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("while dropping expired games")
+            await asyncio.sleep(self.limits.sweep_every)
+
 
 _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "malformed": 5,
-                "too_large": 6}
+                "too_large": 6, "too_slow": 7}
 
 
 def _refused(refusal: Refusal, status: int) -> Response:
     return JSONResponse(refusal.message(), status_code=status)
 
 
-def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100):
+def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits: Limits | None = None,
+               origins=()):
     """The ASGI application of a web table whose games live in the SQLite file ``db``."""
-    return Server(db, max_games=max_games).app
+    return Server(db, max_games=max_games, limits=limits, origins=origins).app
+
+
+def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 100,
+          limits: Limits | None = None, origins=()) -> None:
+    """Runs the table with uvicorn until stopped; ``FileBusy`` if another server has ``db``."""
+    limits = limits or Limits()
+    app = create_app(db, max_games=max_games, limits=limits, origins=origins)
+    print(f"Lifeboat table on http://{host}:{port}/ (games kept in {db})", flush=True)
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on",
+        http=_timed_http(limits.head_timeout), ws="websockets-sansio",
+        ws_max_size=16 * limits.message_bytes, ws_max_queue=16,
+        ws_per_message_deflate=False,      # compressing every state costs more CPU than it saves
+        ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        timeout_keep_alive=limits.keep_alive, limit_concurrency=limits.http_connections,
+        h11_max_incomplete_event_size=16 * 1024)
+    uvicorn.Server(config).run()
+
+
+def _timed_http(head_timeout: float):
+    """uvicorn's HTTP/1.1 protocol (h11), closing a connection that has not sent a whole
+    request head within ``head_timeout`` seconds of opening or of its last answer (uvicorn
+    itself waits for ever for a client that sends its head a byte at a time)."""
+    class TimedH11(H11Protocol):
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self):
+            cycle = self.cycle
+            self._head_timer = self.loop.call_later(head_timeout, self._head_late, cycle)
+
+        def _head_late(self, cycle):
+            if self.cycle is cycle and (cycle is None or cycle.response_complete) \
+                    and not self.transport.is_closing():
+                self.transport.close()
+
+        def handle_websocket_upgrade(self, event):
+            self._head_timer.cancel()
+            super().handle_websocket_upgrade(event)
+
+        def on_response_complete(self):
+            super().on_response_complete()
+            self._head_timer.cancel()
+            self._arm()
+
+        def connection_lost(self, exc):
+            self._head_timer.cancel()
+            super().connection_lost(exc)
+
+    return TimedH11

@@ -1,9 +1,16 @@
 """Where the web table keeps its games: one SQLite file (stdlib ``sqlite3``).
 
-Every game is a row holding ``Game.to_dict()`` as JSON, rewritten after each move in the same
-transaction as the seat bookkeeping, so a restarted server continues every game where it was.
-Tokens are looked up by their SHA-256 digest; the file itself must be kept as private as the
-links it holds (it is created readable by its owner only).
+A game is a row holding a snapshot (``Game.to_dict()`` as JSON) and, after it, the actions
+applied since, one row each, keyed by the length of the game's log before that action: writing
+a move is a short insert, however long the game, and two writers that start from the same
+state cannot both succeed (the second insert finds its key taken), so no acknowledged move is
+ever overwritten. The snapshot is rewritten every ``SNAPSHOT_EVERY`` actions and at the end.
+
+One server owns a file: it holds an exclusive lock on it for as long as it runs (the system
+drops the lock when the process ends, even by ``kill -9``), and a second server on the same
+file refuses to start (``FileBusy``). Tokens are looked up by their SHA-256 digest; the file
+itself must be kept as private as the links it holds (it is created readable by its owner
+only).
 """
 
 from __future__ import annotations
@@ -15,7 +22,13 @@ import sqlite3
 import threading
 import time
 
-SCHEMA_VERSION = 1
+try:                      # the lock on the file (POSIX); elsewhere only the writes' keys guard
+    import fcntl
+except ImportError:       # pragma: no cover
+    fcntl = None
+
+SCHEMA_VERSION = 2
+SNAPSHOT_EVERY = 64       # actions between two snapshots of a game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -27,7 +40,17 @@ CREATE TABLE IF NOT EXISTS games (
     over INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    state TEXT NOT NULL              -- Game.to_dict() as JSON
+    state TEXT NOT NULL,             -- Game.to_dict() as JSON: the snapshot
+    base INTEGER NOT NULL DEFAULT 0, -- the length of the snapshot's log
+    version INTEGER NOT NULL DEFAULT 0,  -- the length of the log after the last action saved
+    played INTEGER NOT NULL DEFAULT 0,   -- moves made by people (not bots)
+    bots_only INTEGER NOT NULL DEFAULT 0 -- every seat a bot
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    at INTEGER NOT NULL,             -- the length of the game's log before the action
+    action TEXT NOT NULL,            -- the action as JSON
+    PRIMARY KEY (game_id, at)
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -46,11 +69,50 @@ CREATE TABLE IF NOT EXISTS tokens (
     revoked INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tokens_by_game ON tokens (game_id, role, seat);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,              -- 1, 2, ... within the game
+    at REAL NOT NULL,                -- when it was said (seconds since 1970)
+    author TEXT NOT NULL,            -- the seat (character id) that spoke, or "host"
+    text TEXT NOT NULL,              -- as typed (pages show it as text, never as HTML)
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS options (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL DEFAULT '',   -- '' for the game's own options
+    key TEXT NOT NULL,               -- timer (seconds) | autopass (0, 1) | timed_out (TIMED_OUT)
+    value INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat, key)
+);
 """
+
+# schema 1 kept the whole game in ``state`` after every move
+MIGRATE_FROM_1 = """
+ALTER TABLE games ADD COLUMN base INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN played INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
+"""
+
+
+class FileBusy(RuntimeError):
+    """Another server has the file open: two servers on one file would overwrite each other."""
+
+
+class Conflict(RuntimeError):
+    """A write found the game moved on in the file (by another writer): nothing was written."""
+
+
+# options.value of a seat's timed_out: the controller it had before the bot took over
+TIMED_OUT = {"link": 1, "host": 2}
 
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _dumps(data) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
 class Store:
@@ -58,26 +120,42 @@ class Store:
 
     def __init__(self, path: str):
         self.path = path
-        if path != ":memory:" and not os.path.exists(path):
-            # created private: the file holds every link of every game
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        self._owner = None
+        if path != ":memory:":
+            if not os.path.exists(path):
+                # created private: the file holds every link of every game
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            self._owner = _own(path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         with self._lock:
+            before = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "games" in before:
+                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                version = int(row[0]) if row else 1
+                if version == 1:
+                    self._db.executescript(MIGRATE_FROM_1)
+                    for game_id, state in self._db.execute("SELECT id, state FROM games").fetchall():
+                        size = len(json.loads(state)["log"])
+                        self._db.execute("UPDATE games SET base = ?, version = ? WHERE id = ?",
+                                         (size, size, game_id))
+                    self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+                elif version != SCHEMA_VERSION:
+                    raise RuntimeError(f"{path}: web table database of schema {version}, "
+                                       f"this version reads {SCHEMA_VERSION}")
             self._db.executescript(SCHEMA)
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
+            if self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() is None:
                 self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise RuntimeError(f"{path}: web table database of schema {row[0]}, "
-                                   f"this version reads {SCHEMA_VERSION}")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._owner is not None:
+                os.close(self._owner)      # and the lock with it
+                self._owner = None
 
     # ------------------------------------------------------------------ games
 
@@ -85,25 +163,47 @@ class Store:
                  seats: list, tokens: list) -> None:
         """A new game with its seats [(seat, controller, bot)] and tokens [(token, role, seat)]."""
         now = time.time()
+        bots_only = int(all(c == "bot" for _, c, _ in seats))
         with self._lock, self._transaction():
-            self._db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self._db.execute("INSERT INTO games (id, ruleset, players, lang, over, created, updated, state, "
+                             "base, version, bots_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (game_id, ruleset, players, lang, int(bool(state["state"].get("over"))),
-                              now, now, json.dumps(state, separators=(",", ":"))))
+                              now, now, _dumps(state), len(state["log"]), len(state["log"]), bots_only))
             self._db.executemany("INSERT INTO seats (game_id, seat, controller, bot) VALUES (?, ?, ?, ?)",
                                  [(game_id, s, c, b) for s, c, b in seats])
             self._db.executemany("INSERT INTO tokens (digest, token, game_id, role, seat) VALUES (?, ?, ?, ?, ?)",
                                  [(digest(t), t, game_id, r, s) for t, r, s in tokens])
 
-    def save_move(self, game_id: str, state: dict, over: bool, movers: dict) -> None:
-        """The game after some moves; ``movers``: {seat: number of moves it just made}."""
+    def save_moves(self, game_id: str, moves: list, after: int, over: bool, movers: dict,
+                   people: int, snapshot=None) -> None:
+        """Actions applied to a game: ``moves`` [(log length before, action)], ``after`` the
+        log's length after them, ``movers`` {seat: number of moves it made}, ``people`` how
+        many of them people made; with ``snapshot`` (a callable giving ``Game.to_dict()`` after
+        them) the snapshot is rewritten and the actions it holds dropped. ``Conflict``, and
+        nothing written, if the file's game is not where the first action started from."""
         with self._lock, self._transaction():
-            self._db.execute("UPDATE games SET state = ?, over = ?, updated = ? WHERE id = ?",
-                             (json.dumps(state, separators=(",", ":")), int(over), time.time(), game_id))
+            changed = self._db.execute(
+                "UPDATE games SET version = ?, over = ?, updated = ?, played = played + ? "
+                "WHERE id = ? AND version = ?",
+                (after, int(over), time.time(), people, game_id, moves[0][0])).rowcount
+            if changed != 1:
+                raise Conflict(f"game {game_id} moved on in the file")
+            try:
+                self._db.executemany("INSERT INTO moves (game_id, at, action) VALUES (?, ?, ?)",
+                                     [(game_id, at, _dumps(action)) for at, action in moves])
+            except sqlite3.IntegrityError:
+                raise Conflict(f"game {game_id} moved on in the file") from None
             self._db.executemany("UPDATE seats SET moves = moves + ? WHERE game_id = ? AND seat = ?",
                                  [(n, game_id, s) for s, n in movers.items()])
+            if snapshot is not None:
+                state = snapshot()
+                self._db.execute("UPDATE games SET state = ?, base = ? WHERE id = ?",
+                                 (_dumps(state), len(state["log"]), game_id))
+                self._db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
 
     def game(self, game_id: str) -> dict | None:
-        """{"id", "ruleset", "players", "lang", "over", "state": dict, "seats": {seat: {...}}}."""
+        """{"id", "ruleset", "players", "lang", "over", "state": dict (the snapshot), "moves":
+        [(log length before, action)] since it, "seats": {seat: {...}}}."""
         with self._lock:
             row = self._db.execute("SELECT id, ruleset, players, lang, over, state FROM games WHERE id = ?",
                                    (game_id,)).fetchone()
@@ -111,17 +211,39 @@ class Store:
                 return None
             seats = self._db.execute("SELECT seat, controller, bot, moves FROM seats WHERE game_id = ?",
                                      (game_id,)).fetchall()
+            moves = self._db.execute("SELECT at, action FROM moves WHERE game_id = ? ORDER BY at",
+                                     (game_id,)).fetchall()
         return {"id": row[0], "ruleset": row[1], "players": row[2], "lang": row[3],
                 "over": bool(row[4]), "state": json.loads(row[5]),
+                "moves": [(at, json.loads(action)) for at, action in moves],
                 "seats": {s: {"controller": c, "bot": b, "moves": m} for s, c, b, m in seats}}
 
-    def count_open_games(self) -> int:
+    def count_open_games(self, bots_only: bool = False) -> int:
         with self._lock:
-            return self._db.execute("SELECT count(*) FROM games WHERE over = 0").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM games WHERE over = 0 AND bots_only >= ?",
+                                    (int(bots_only),)).fetchone()[0]
 
     def game_ids(self) -> list:
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created")]
+
+    def sweep(self, unplayed_before: float, bots_done_before: float, keep_bots_done: int) -> list:
+        """Drops games no person ever moved in, created before ``unplayed_before``, and
+        finished bots-only games last changed before ``bots_done_before`` or past the newest
+        ``keep_bots_done`` of them. Returns the ids dropped."""
+        with self._lock, self._transaction():
+            gone = [r[0] for r in self._db.execute(
+                "SELECT id FROM games WHERE over = 0 AND played = 0 AND bots_only = 0 AND created < ?",
+                (unplayed_before,))]
+            done = [r[0] for r in self._db.execute(
+                "SELECT id, updated FROM games WHERE over = 1 AND bots_only = 1 ORDER BY updated DESC")]
+            old = {r[0] for r in self._db.execute(
+                "SELECT id FROM games WHERE over = 1 AND bots_only = 1 AND updated < ?", (bots_done_before,))}
+            gone += [g for i, g in enumerate(done) if i >= keep_bots_done or g in old]
+            for table in ("moves", "seats", "tokens", "chat", "options"):
+                self._db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(g,) for g in gone])
+            self._db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
+        return gone
 
     # ------------------------------------------------------------------ seats and tokens
 
@@ -149,9 +271,62 @@ class Store:
                              (game_id, seat))
             self._db.execute("UPDATE seats SET controller = ?, bot = ? WHERE game_id = ? AND seat = ?",
                              (controller, bot, game_id, seat))
+            self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
+                             (game_id, seat))
             if new_token is not None:
                 self._db.execute("INSERT INTO tokens (digest, token, game_id, role, seat) VALUES (?, ?, ?, 'seat', ?)",
                                  (digest(new_token), new_token, game_id, seat))
+
+    def replace_token(self, game_id: str, role: str, new_token: str) -> None:
+        """The game's host or spectator link replaced: the old one stops working."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE tokens SET revoked = 1 WHERE game_id = ? AND role = ?", (game_id, role))
+            self._db.execute("INSERT INTO tokens (digest, token, game_id, role, seat) VALUES (?, ?, ?, ?, NULL)",
+                             (digest(new_token), new_token, game_id, role))
+    # ------------------------------------------------------------------ table talk and options
+
+    def add_chat(self, game_id: str, author: str, text: str) -> dict:
+        """Keep one message said at the table; returns it as {"n", "at", "by", "text"}."""
+        now = time.time()
+        with self._lock, self._transaction():
+            n = self._db.execute("SELECT coalesce(max(n), 0) + 1 FROM chat WHERE game_id = ?",
+                                 (game_id,)).fetchone()[0]
+            self._db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (game_id, n, now, author, text))
+        return {"n": n, "at": now, "by": author, "text": text}
+
+    def chat(self, game_id: str) -> list:
+        with self._lock:
+            rows = self._db.execute("SELECT n, at, author, text FROM chat WHERE game_id = ? ORDER BY n",
+                                    (game_id,)).fetchall()
+        return [{"n": n, "at": at, "by": by, "text": text} for n, at, by, text in rows]
+
+    def set_option(self, game_id: str, seat: str, key: str, value: int) -> None:
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO options VALUES (?, ?, ?, ?)", (game_id, seat, key, value))
+
+    def options(self, game_id: str) -> dict:
+        """{(seat, key): value} of a game ('' as the seat of the game's own options)."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, key, value FROM options WHERE game_id = ?",
+                                    (game_id,)).fetchall()
+        return {(seat, key): value for seat, key, value in rows}
+
+    def hand_to_bot(self, game_id: str, seat: str, bot: str, was: str) -> None:
+        """A bot plays the seat for now (its turn timer ran out; ``was``: its controller,
+        link or host) and the seat's link stays valid, so that its player can take it back."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE seats SET controller = 'bot', bot = ? WHERE game_id = ? AND seat = ?",
+                             (bot, game_id, seat))
+            self._db.execute("INSERT OR REPLACE INTO options VALUES (?, ?, 'timed_out', ?)",
+                             (game_id, seat, TIMED_OUT[was]))
+
+    def take_back(self, game_id: str, seat: str, controller: str) -> None:
+        """The player of a timed-out seat plays it again (``controller``: as before)."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE seats SET controller = ?, bot = NULL WHERE game_id = ? AND seat = ?",
+                             (controller, game_id, seat))
+            self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
+                             (game_id, seat))
 
     # ------------------------------------------------------------------ helpers
 
@@ -166,3 +341,17 @@ class Store:
                 db.execute("COMMIT" if kind is None else "ROLLBACK")
                 return False
         return _Tx()
+
+
+def _own(path: str):
+    """An open descriptor of ``path`` holding an exclusive lock on it, or ``FileBusy``."""
+    if fcntl is None:      # pragma: no cover
+        return None
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise FileBusy(f"{path} is in use by another web table server: one server per file "
+                       "(stop the other one, or give this one its own --db)") from None
+    return fd

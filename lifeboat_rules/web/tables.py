@@ -11,20 +11,41 @@ import bisect
 import collections
 import hashlib
 import json
+import math
+import random
 import secrets
+import sqlite3
+import threading
+import time
+import unicodedata
 
 import lifeboat_rules as lr
+from lifeboat_rules import words as lr_words
 from lifeboat_rules.rulesets import builtin_rulesets
 
 from .. import bots
 from . import labels
-from .store import Store
+from lifeboat_rules.stages import Window
+
+from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
 # them apart from the decision. A layout choice only: legality is the game's.
 ANY_TIME = frozenset({"play", "offer", "accept_offer", "decline_offer", "drink", "preserve"})
 
 CONTROLLERS = ("link", "host", "bot")
+
+MAX_CHAT = 300              # characters of one message said at the table
+CHAT_RATE = 0.5             # messages a second one speaker may say, on average
+CHAT_BURST = 5              # and at once
+MAX_CHAT_PER_GAME = 2000    # messages kept with one game
+TIMERS = (0, 30, 60, 120, 300)   # the turn timers the creation page offers (seconds; 0: none)
+MAX_TIMER = 3600
+TIMEOUT_BOT = "heuristic"   # who plays a seat whose turn timer ran out
+# "Pass for me": the pass comes this many seconds after the seat became pending, drawn
+# uniformly, and drawn before (and whatever) the seat's hand holds, so that when it passes
+# tells nobody what it held (docs/web.md, "Pass for me").
+AUTOPASS_DELAY = (2.0, 9.0)
 
 
 class Refusal(Exception):
@@ -54,61 +75,150 @@ class Pass:
 
 
 class Table:
-    """One game in memory, with its seats' controllers and bots."""
+    """One game in memory, with its seats' controllers and bots. Only one thread at a time
+    works on a table (the server keeps one lock per game)."""
 
-    def __init__(self, game_id: str, game, lang: str, seats: dict):
+    def __init__(self, game_id: str, game, lang: str, seats: dict, chat: list | None = None,
+                 options: dict | None = None):
         self.game_id = game_id
         self.game = game
         self.lang = lang
         self.seats = seats                 # character -> {"controller", "bot", "moves"}
+        self.chat = chat or []             # [{"n", "at", "by", "text"}]: the table talk
+        options = options or {}
+        self.timer = options.get(("", "timer"), 0)          # seconds a person may take; 0: none
+        self.autopass = {s for (s, k), v in options.items() if k == "autopass" and v}
+        self.timed_out = {s: v for (s, k), v in options.items() if k == "timed_out"}
+        self.pending_since: dict = {}      # seat -> when (clock) it last became pending
+        self.autopass_at: dict = {}        # seat -> when (clock) "pass for me" passes for it
         self.bots: dict = {}
+        self.links: list | None = None     # the host's list of live links, until one changes
         self._names: dict = {}
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
         self._choices: dict = {}           # (seat, lang) -> (its legal moves, their buttons)
+        self._weapons: dict | None = None
+        self._rounds: list = []            # [(log index, round)] where each round begins
+        self._rounds_upto = 0
+        self._labels: dict = {}            # (seat, lang) -> {action: its button's words}
+        self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
+        self.unsnapped = 0                 # actions saved since the file's snapshot
 
-    def choices(self, seat: str, lang: str) -> list:
+    def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
         wording (two listings of one move that read the same are one button to a person).
-        Worded again only when the moves change: most pushes leave a seat's moves as they were."""
+        Worded again only when the moves (or, in a fight, its sides) change, and then only
+        the moves not worded before: outside a fight an action's words depend on the action
+        and on the cards its actor sees (whose kinds never change), except a pass, which says
+        what is passed (the decision)."""
         game = self.game
         legal = game.legal_actions(seat)
+        view = game.view(seat) if view is None else view      # the seat's own view
+        stage = view.get("stage") if (view.get("stage") or {}).get("kind") == "fight" else None
+        key = (legal, json.dumps(stage, sort_keys=True) if stage else None)
         cached = self._choices.get((seat, lang))
-        if cached is not None and cached[0] == legal:
+        if cached is not None and cached[0] == key:
             return cached[1]
         deciding = next((d.kind for d in game.pending if d.by == seat), None)
+        known = self._labels.setdefault((seat, lang), {})
+        if len(known) > 4096:
+            known.clear()
+        names = self.names(lang)
         buttons, seen = [], set()
         for action in legal:
-            label = labels.describe(action, game, lang)
+            label, after = None, None
+            if stage is not None:       # a fight's buttons depend on its sides: worded anew
+                after = self._strength_after(action)
+                label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
+            if label is None:
+                words_key = json.dumps(action, sort_keys=True, separators=(",", ":"))
+                if action["type"] == "pass":
+                    words_key += f"|{deciding}"
+                label = known.get(words_key)
+                if label is None:
+                    label = known[words_key] = labels.describe(action, game, lang, seat)
             if label in seen:
                 continue
             seen.add(label)
             any_time = action["type"] in ANY_TIME and not (
                 action["type"] == "preserve" and deciding == "overboard")
+            if stage is not None and action["type"] == "play" and after not in (None, stage.get("strength")):
+                any_time = False      # a participant's weapon answers the fight (R-FIGHT-2)
             buttons.append({"label": label, "action": action, "any_time": any_time})
-        self._choices[(seat, lang)] = (legal, buttons)
+        self._choices[(seat, lang)] = (key, buttons)
         return buttons
 
-    def feed(self, viewer, lang: str, since: int) -> list:
-        """``viewer``'s events from log index ``since`` on, in words: [{"i", "text"}].
+    def _strength_after(self, action: dict):
+        """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
+        copy of the game: still open, or as it was resolved if the move closed it), or None.
+        Only for join and play."""
+        if action["type"] not in ("join", "play"):
+            return None
+        copy = self.game.clone()
+        events = copy.apply(action)
+        stage = copy.view(None).get("stage") or {}
+        if stage.get("kind") == "fight":
+            return stage.get("strength")
+        return next((e.get("strength") for e in events if e.get("type") == "fight"), None)
 
-        Each event is worded once per viewer and language (a page that reconnects late in a
-        game gets hundreds at once); the game's end may show a viewer more of the past, so the
-        words are made again then."""
-        game = self.game
+    def weapons(self) -> dict:
+        """{provision kind: fight bonus} of the game's content (R-FIGHT-3)."""
+        if self._weapons is None:
+            provisions = lr_words.content(self.game).get("provisions", {})
+            self._weapons = {k: p.get("weapon", 0) for k, p in provisions.items() if p.get("weapon")}
+        return self._weapons
+
+    def robbed(self):
+        """What the open fight's robbery is over: "hand", a face-up card's id, or None (no
+        robbery). Read from the public ``rob`` event that started it (R-ROB-1)."""
+        log = self.game.log
+        for index in range(len(log) - 1, -1, -1):
+            if log[index]["type"] == "fight_start":
+                if log[index].get("act") != "rob":
+                    return None
+                for back in range(index - 1, -1, -1):      # within the robber's turn
+                    event = log[back]
+                    if event["type"] == "rob":
+                        return event.get("card")
+                    if event["type"] == "turn":
+                        return None
+                return None
+        return None
+
+    def feed(self, viewer, lang: str, since: int) -> list:
+        """``viewer``'s feed (``game.feed``: one sentence per move), each entry with the round
+        it belongs to (0: the deal): [{"i", "round", "text"}]; with ``since`` (the log's
+        length when the page was last sent its feed) the entries told after that, including a
+        run of passes the log then ended on, which is told once the run is over.
+
+        The feed's entries never change once told, so each viewer's and language's are kept,
+        and read as the game goes (``words.FeedReader``: the new events only, where polling
+        ``game.feed`` would read the log again from the turn before): a page that reconnects
+        late in a game gets hundreds at once, and a move costs one entry per page."""
         entry = self._feeds.get((viewer, lang))
-        if entry is None or entry["over"] != game.over:
-            entry = self._feeds[(viewer, lang)] = {"over": game.over, "upto": 0, "lines": []}
-        upto = entry["upto"]
-        if upto < len(game.log):
-            lines = entry["lines"]
-            for number, event in enumerate(game.events_for(viewer, upto), start=upto):
-                text = labels.describe(event, game, lang)
-                if text:
-                    lines.append((number, text))
-            entry["upto"] = len(game.log)
-        lines = entry["lines"]
-        start = bisect.bisect_left(lines, (since, ""))
-        return [{"i": i, "text": text} for i, text in lines[start:]]
+        if entry is None:
+            entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
+                                                   "lines": [], "told_at": []}
+        lines, told_at = entry["lines"], entry["told_at"]
+        size = len(self.game.log)
+        for told in entry["reader"].read():
+            lines.append((told["index"], self.round_at(told["index"]), told["text"]))
+            told_at.append(size)          # the log's length when it was told
+        start = bisect.bisect_right(told_at, since) if since else 0
+        return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
+
+    def round_at(self, index: int) -> int:
+        """The round the log entry ``index`` belongs to (0 before the first): the rounds'
+        ``phase`` events are public."""
+        log = self.game.log
+        starts = self._rounds
+        for number in range(self._rounds_upto, len(log)):
+            event = log[number]
+            if event["type"] == "phase" and type(event.get("round")) is int and (
+                    not starts or starts[-1][1] != event["round"]):
+                starts.append((number, event["round"]))
+        self._rounds_upto = len(log)
+        found = bisect.bisect_right(starts, (index, float("inf"))) - 1
+        return starts[found][1] if found >= 0 else 0
 
     def bot(self, seat: str):
         entry = self.seats[seat]
@@ -118,6 +228,12 @@ class Table:
             bot = self.bots[seat] = (entry["bot"], bots.make_bot(entry["bot"], seed))
         return bot[1]
 
+    def bot_pending(self) -> str | None:
+        """The first seat played by a bot that must decide now, or None."""
+        if self.game.over:
+            return None
+        return next((d.by for d in self.game.pending if self.seats[d.by]["controller"] == "bot"), None)
+
     def names(self, lang: str) -> dict:
         if lang not in self._names:
             self._names[lang] = labels.names(self.game, lang)
@@ -126,22 +242,40 @@ class Table:
     def offer(self, seat: str) -> str:
         """A fingerprint of what ``seat`` may do now and of how many moves it has made: a move
         sent against another fingerprint (an old page, a replayed message) is refused."""
+        moves = self.seats[seat]["moves"]
         legal = self.game.legal_actions(seat)
-        text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{self.seats[seat]['moves']}"
-        return hashlib.sha256(text.encode()).hexdigest()[:20]
+        cached = self._offers.get(seat)
+        if cached is not None and cached[0] == moves and (cached[1] is legal or cached[1] == legal):
+            return cached[2]     # (most moves leave most seats' moves as they were)
+        text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{moves}"
+        fingerprint = hashlib.sha256(text.encode()).hexdigest()[:20]
+        self._offers[seat] = (moves, legal, fingerprint)
+        return fingerprint
 
 
 class Hall:
-    """Every table of one server, kept in SQLite, the most recently used ones in memory."""
+    """Every table of one server, kept in SQLite, the most recently used ones in memory.
+
+    Thread safe for calls on different games; calls on one game must come one at a time
+    (the server holds a lock per game around them)."""
 
     def __init__(self, store: Store, max_games: int = 100, cache_size: int = 64,
-                 bot_steps: int = 20_000):
+                 bot_steps: int = 20_000, max_bot_games: int = 2, clock=time.monotonic, rng=None,
+                 autopass_delay: tuple = AUTOPASS_DELAY):
         self.store = store
         self.max_games = max_games
+        self.max_bot_games = max_bot_games
         self.cache_size = cache_size
         self.bot_steps = bot_steps
+        self._lock = threading.RLock()     # the tables in memory and the known tokens
         self._tables: collections.OrderedDict = collections.OrderedDict()
+        self._tokens: dict = {}            # token -> what store.token said (a cache)
+        self.in_use: collections.Counter = collections.Counter()   # game id -> open pages
         self.rulesets = self._builtin_rulesets()
+        self.clock = clock                         # turn timers and "pass for me" run on it
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.autopass_delay = autopass_delay
+        self._talk: dict = {}                      # token -> (allowance, checked): chat rate
 
     @staticmethod
     def _builtin_rulesets() -> dict:
@@ -156,8 +290,11 @@ class Hall:
 
     # ------------------------------------------------------------------ creating and entering
 
-    def create(self, ruleset, players, lang, controllers, seed=None) -> dict:
-        """A new game; returns {"game", "host"} (the host's token)."""
+    def create(self, ruleset, players, lang, controllers, seed=None, timer=None) -> dict:
+        """A new game; returns {"game", "host"} (the host's token). ``timer``: the seconds a
+        person may take over a decision before a bot plays the seat (None or 0: no timer).
+        Its bots have not moved yet: the server has them play (``bot_step``) apart from
+        other games."""
         if type(ruleset) is not str or ruleset not in self.rulesets:
             raise Refusal("bad_request", f"ruleset must be one of {', '.join(self.rulesets)}")
         low, high = self.rulesets[ruleset]
@@ -171,8 +308,15 @@ class Hall:
                 or any(not self._controller_ok(c) for c in controllers)):
             raise Refusal("bad_request", f"seats must list {players} of: link, host, "
                           + ", ".join(f"bot:{n}" for n in bots.bot_names()))
+        timer = 0 if timer is None else timer
+        if type(timer) is not int or not 0 <= timer <= MAX_TIMER:
+            raise Refusal("bad_request", f"timer must be a number of seconds from 0 to {MAX_TIMER}")
         if self.store.count_open_games() >= self.max_games:
             raise Refusal("limit", f"{self.max_games} games are already being played on this server")
+        if (all(c.startswith("bot:") for c in controllers)
+                and self.store.count_open_games(bots_only=True) >= self.max_bot_games):
+            raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
+                          "played on this server")
 
         game = lr.new_game(ruleset, players=players, seed=seed)
         game_id = secrets.token_hex(8)
@@ -185,9 +329,13 @@ class Hall:
             if kind == "link":
                 tokens.append((secrets.token_urlsafe(32), "seat", character))
         self.store.add_game(game_id, ruleset, players, lang, game.to_dict(), seats, tokens)
-        table = Table(game_id, game, lang, {s: {"controller": c, "bot": b, "moves": 0} for s, c, b in seats})
-        self._remember(table)
-        self._play_bots(table)
+        if timer:
+            self.store.set_option(game_id, "", "timer", timer)
+        table = Table(game_id, game, lang, {s: {"controller": c, "bot": b, "moves": 0} for s, c, b in seats},
+                      options={("", "timer"): timer})
+        with self._lock:
+            self._remember(table)
+        self._track(table)
         return {"game": game_id, "host": host}
 
     @staticmethod
@@ -198,12 +346,19 @@ class Hall:
         return (kind in ("link", "host") and not bot) or (kind == "bot" and bot in bots.bot_names())
 
     def enter(self, token) -> Pass:
-        """The pass a token opens; a ``Refusal`` for a forged or replaced token."""
+        """The pass a token opens now; a ``Refusal`` for a forged or replaced token."""
         if type(token) is not str or not 0 < len(token) <= 128:
             raise Refusal("bad_token")
-        found = self.store.token(token)
+        with self._lock:
+            found = self._tokens.get(token)
         if found is None:
-            raise Refusal("bad_token")
+            found = self.store.token(token)
+            if found is None:
+                raise Refusal("bad_token")
+            with self._lock:
+                if len(self._tokens) > 50_000:
+                    self._tokens.clear()
+                self._tokens[token] = found
         if found["revoked"]:
             raise Refusal("revoked")
         role = found["role"]
@@ -216,38 +371,62 @@ class Hall:
             seats = ()
         return Pass(token, found["game_id"], role, seats)
 
+    def _tokens_changed(self, game_id: str) -> None:
+        with self._lock:
+            for token in [t for t, found in self._tokens.items() if found["game_id"] == game_id]:
+                del self._tokens[token]
+
     # ------------------------------------------------------------------ tables in memory
 
     def table(self, game_id: str) -> Table:
-        table = self._tables.get(game_id)
-        if table is not None:
-            self._tables.move_to_end(game_id)
+        with self._lock:
+            table = self._tables.get(game_id)
+            if table is not None:
+                self._tables.move_to_end(game_id)
+                return table
+            row = self.store.game(game_id)
+            if row is None:
+                raise Refusal("bad_token")
+            game = lr.Game.from_dict(row["state"])
+            for at, action in row["moves"]:       # the actions saved since the snapshot
+                if at >= len(game.log):
+                    game.apply(action)
+            table = Table(game_id, game, row["lang"], row["seats"], self.store.chat(game_id),
+                          self.store.options(game_id))
+            table.unsnapped = len(row["moves"])
+            self._remember(table)
+            self._track(table)
             return table
-        row = self.store.game(game_id)
-        if row is None:
-            raise Refusal("bad_token")
-        game = lr.Game.from_dict(row["state"])
-        table = Table(game_id, game, row["lang"], row["seats"])
-        self._remember(table)
-        self._play_bots(table)     # a server stopped between two bot moves goes on here
-        return table
 
     def _remember(self, table: Table) -> None:
         self._tables[table.game_id] = table
         self._tables.move_to_end(table.game_id)
-        while len(self._tables) > self.cache_size:
-            self._tables.popitem(last=False)
+        for game_id in list(self._tables):       # the least recently used first
+            if len(self._tables) <= self.cache_size:
+                break
+            if not self.in_use[game_id] and game_id != table.game_id:
+                del self._tables[game_id]
 
     def _forget(self, game_id: str) -> None:
-        self._tables.pop(game_id, None)
+        with self._lock:
+            self._tables.pop(game_id, None)
+
+    def sweep(self, unplayed_for: float, bots_done_for: float, keep_bots_done: int) -> list:
+        """Drops games nobody played ``unplayed_for`` seconds after their creation and
+        finished bots-only games (see ``Store.sweep``); returns their ids."""
+        now = time.time()
+        gone = self.store.sweep(now - unplayed_for, now - bots_done_for, keep_bots_done)
+        for game_id in gone:
+            self._forget(game_id)
+            self._tokens_changed(game_id)
+        return gone
 
     # ------------------------------------------------------------------ moves
 
-    def move(self, pass_: Pass, seat, action, offer) -> list:
-        """Apply ``action`` for ``seat``; then the bots play until a person must decide.
-        Returns the events of the move (unredacted: for the server only)."""
-        if pass_.role == "host":
-            pass_ = self.enter(pass_.token)          # the seats it holds may have changed
+    def move(self, pass_: Pass, seat, action, offer) -> None:
+        """Apply ``action`` for ``seat``, saved before this returns. The link is checked
+        again first: a move that reaches the table after its link was replaced is refused."""
+        pass_ = self.enter(pass_.token)       # revoked since? the seats it holds now?
         if type(seat) is not str or seat not in pass_.seats:
             raise Refusal("not_your_seat", "this link does not play that seat")
         if type(action) is not dict or action.get("by") != seat:
@@ -258,52 +437,83 @@ class Hall:
             raise Refusal("over")
         if type(offer) is not str or offer != table.offer(seat):
             raise Refusal("stale")
+        return self._apply(table, seat, action, people=1)
+
+    def _apply(self, table: Table, seat: str, action: dict, people: int) -> None:
+        """``action`` for ``seat``, saved before this returns; a ``Refusal`` if illegal."""
+        game = table.game
+        at = len(game.log)
         try:
-            events = game.apply(action)
+            game.apply(action)
         except lr.IllegalAction as exc:
             raise Refusal("illegal", str(exc)) from None
-        try:
-            table.seats[seat]["moves"] += 1
-            movers = {seat: 1}
-            self._play_bots(table, movers, save=False)
-            self._save(table, movers)
-        except BaseException:
-            self._forget(table.game_id)   # memory must not run ahead of the file
-            raise
-        return events
+        table.seats[seat]["moves"] += 1
+        self._save(table, [(at, action)], {seat: 1}, people=people)
+        self._track(table)
 
-    def _play_bots(self, table: Table, movers: dict | None = None, save: bool = True) -> None:
-        """Bots decide for their seats until no bot is pending (or the game is over)."""
+    def bot_step(self, game_id: str, budget: float = 0.05) -> tuple:
+        """Bots decide for their seats, for about ``budget`` seconds of their thinking at most
+        (at least one decision), until a person must decide or the game ends; saved before
+        this returns. (How many moves they made, whether a bot must still decide.)"""
+        table = self.table(game_id)
         game = table.game
-        movers = {} if movers is None else movers
+        moves, movers = [], {}
+        began = time.perf_counter()
         try:
-            for _ in range(self.bot_steps):
-                if game.over:
+            while len(moves) < self.bot_steps:
+                seat = table.bot_pending()
+                if seat is None or (moves and time.perf_counter() - began > budget):
                     break
-                waiting = [d.by for d in game.pending if table.seats[d.by]["controller"] == "bot"]
-                if not waiting:
-                    break
-                seat = waiting[0]
-                game.apply(table.bot(seat).choose(game, seat))
+                action = table.bot(seat).choose(game, seat)
+                moves.append((len(game.log), action))
+                game.apply(action)
                 table.seats[seat]["moves"] += 1
                 movers[seat] = movers.get(seat, 0) + 1
-            if save and movers:
-                self._save(table, movers)
+        except BaseException:
+            self._forget(game_id)       # memory must not run ahead of the file
+            raise
+        if moves:
+            self._save(table, moves, movers, people=0)
+            self._track(table)
+        return len(moves), table.bot_pending() is not None
+
+    def bot_pending(self, game_id: str) -> bool:
+        return self.table(game_id).bot_pending() is not None
+
+    def _save(self, table: Table, moves: list, movers: dict, people: int) -> None:
+        """The actions just applied, into the file; if that fails, the game in memory is
+        dropped (it is read back from the file: memory never runs ahead of it) and the
+        move refused as ``not_saved``."""
+        game = table.game
+        snap = game.over or table.unsnapped + len(moves) >= SNAPSHOT_EVERY
+        try:
+            self.store.save_moves(table.game_id, moves, len(game.log), game.over, movers, people,
+                                  game.to_dict if snap else None)
+        except (Conflict, OSError, sqlite3.Error) as exc:
+            self._forget(table.game_id)
+            raise Refusal("not_saved", "the move could not be saved; here is the table as it is") from exc
         except BaseException:
             self._forget(table.game_id)
             raise
-
-    def _save(self, table: Table, movers: dict) -> None:
-        self.store.save_move(table.game_id, table.game.to_dict(), table.game.over, movers)
+        table.unsnapped = 0 if snap else table.unsnapped + len(moves)
 
     # ------------------------------------------------------------------ the host's controls
 
-    def manage(self, pass_: Pass, op, seat, bot=None) -> None:
+    def manage(self, pass_: Pass, op, seat, bot=None) -> str | None:
         """The host hands a seat to a bot (``op="bot"``), to a new link (``"link"``: any
-        earlier link of the seat stops working) or to this browser (``"here"``)."""
+        earlier link of the seat stops working) or to this browser (``"here"``), or replaces
+        the spectator link (``"spectator_link"``) or its own (``"host_link"``: returns the
+        new host token; this page goes on with it, every other page of the old one is cut
+        off). A seat handed to a bot is played by the server's bots afterwards."""
+        pass_ = self.enter(pass_.token)
         if pass_.role != "host":
             raise Refusal("not_host")
         table = self.table(pass_.game_id)
+        if op in ("spectator_link", "host_link"):
+            token = secrets.token_urlsafe(32)
+            self.store.replace_token(table.game_id, op.split("_")[0], token)
+            self._links_changed(table)
+            return token if op == "host_link" else None
         if type(seat) is not str or seat not in table.seats:
             raise Refusal("bad_request", "no such seat")
         if op == "bot":
@@ -312,7 +522,6 @@ class Hall:
                 raise Refusal("bad_request", f"bots: {', '.join(bots.bot_names())}")
             self.store.set_seat(table.game_id, seat, "bot", bot, None)
             table.seats[seat].update(controller="bot", bot=bot)
-            self._play_bots(table)
         elif op == "link":
             self.store.set_seat(table.game_id, seat, "link", None, secrets.token_urlsafe(32))
             table.seats[seat].update(controller="link", bot=None)
@@ -320,41 +529,212 @@ class Hall:
             self.store.set_seat(table.game_id, seat, "host", None, None)
             table.seats[seat].update(controller="host", bot=None)
         else:
-            raise Refusal("bad_request", "op must be bot, link or here")
+            raise Refusal("bad_request", "op must be bot, link, here, spectator_link or host_link")
+        table.timed_out.pop(seat, None)
+        self._track(table)
+        self._links_changed(table)
+        return None
+
+    def _links_changed(self, table: Table) -> None:
+        table.links = None
+        self._tokens_changed(table.game_id)
+
+    # ------------------------------------------------------------------ timers: the turn timer, "pass for me"
+
+    def _track(self, table: Table) -> None:
+        """After every change: when each pending seat became pending (the turn timer counts
+        from then), and for a seat that asked "pass for me", when it would pass. That moment
+        is drawn as the seat becomes pending, before and whatever its hand holds: whether it
+        then passes depends on the hand, when it passes does not."""
+        now = self.clock()
+        game = table.game
+        pending = {} if game.over else {d.by: str(d.kind) for d in game.pending}
+        for seat, (kind, _) in list(table.pending_since.items()):
+            if pending.get(seat) != kind:
+                del table.pending_since[seat]
+                table.autopass_at.pop(seat, None)
+        for seat, kind in pending.items():
+            if seat not in table.pending_since:
+                table.pending_since[seat] = (kind, now)
+                if seat in table.autopass:
+                    table.autopass_at[seat] = now + self.rng.uniform(*self.autopass_delay)
+
+    @staticmethod
+    def _person(table: Table, seat: str) -> bool:
+        return table.seats[seat]["controller"] in ("link", "host")
+
+    def timed(self, game_id: str) -> bool:
+        """Whether the game has a turn timer or a seat that asked "pass for me": the only games
+        with anything timed. Cheap, and safe from the event loop's thread (it reads two
+        fields of a table in memory; a game not in memory has nothing running)."""
+        table = self._tables.get(game_id)
+        return table is not None and bool(table.timer or table.autopass)
+
+    def due(self, game_id: str):
+        """The clock time of the game's next timed thing (a turn timer running out, a "pass
+        for me"), or None."""
+        table = self._tables.get(game_id)
+        if table is None or table.game.over:
+            return None
+        times = [at for seat, at in table.autopass_at.items() if self._person(table, seat)]
+        if table.timer:
+            times += [since + table.timer for seat, (_, since) in table.pending_since.items()
+                      if self._person(table, seat)]
+        return min(times) if times else None
+
+    def run_due(self, game_id: str) -> bool:
+        """Do what is due now: pass for the seats that asked and have nothing to play, hand to
+        a bot the seats whose turn timer ran out. Whether anything changed."""
+        table = self._tables.get(game_id)
+        if table is None or table.game.over:
+            return False
+        now = self.clock()
+        changed = False
+        for seat, at in sorted(table.autopass_at.items(), key=lambda item: item[1]):
+            if at > now or table.game.over or table.autopass_at.get(seat) != at:
+                continue
+            del table.autopass_at[seat]
+            if self._person(table, seat) and nothing_to_play(table.game, seat):
+                self._apply(table, seat, {"by": seat, "type": "pass"}, people=1)
+                changed = True
+        if table.timer and not table.game.over:
+            late = [seat for seat, (_, since) in table.pending_since.items()
+                    if self._person(table, seat) and since + table.timer <= now]
+            for seat in late:
+                was = table.seats[seat]["controller"]
+                self.store.hand_to_bot(game_id, seat, TIMEOUT_BOT, was)
+                table.seats[seat].update(controller="bot", bot=TIMEOUT_BOT)
+                table.timed_out[seat] = TIMED_OUT[was]
+                changed = True
+            if late:
+                self._track(table)       # the server has the bots play them now
+        return changed
+
+    def set_autopass(self, pass_: Pass, seat, on) -> None:
+        """A seat asks for (or stops) "pass for me when I have nothing to play"."""
+        if type(seat) is not str or seat not in pass_.seats:
+            raise Refusal("not_your_seat", "this link does not play that seat")
+        if type(on) is not bool:
+            raise Refusal("bad_request", "on must be true or false")
+        table = self.table(pass_.game_id)
+        self.store.set_option(table.game_id, seat, "autopass", int(on))
+        if on:
+            table.autopass.add(seat)
+            if seat in table.pending_since and seat not in table.autopass_at:
+                table.autopass_at[seat] = self.clock() + self.rng.uniform(*self.autopass_delay)
+        else:
+            table.autopass.discard(seat)
+            table.autopass_at.pop(seat, None)
+
+    def take_back(self, pass_: Pass) -> None:
+        """The player of a seat whose timer ran out takes it back from the bot."""
+        table = self.table(pass_.game_id)
+        seat = pass_.seats[0] if pass_.role == "seat" else None
+        if seat is None or seat not in table.timed_out or table.seats[seat]["controller"] != "bot":
+            raise Refusal("bad_request", "only a seat a bot took over when its time ran out")
+        controller = next(c for c, v in TIMED_OUT.items() if v == table.timed_out[seat])
+        self.store.take_back(table.game_id, seat, controller)
+        table.seats[seat].update(controller=controller, bot=None)
+        del table.timed_out[seat]
+        self._track(table)
+
+    # ------------------------------------------------------------------ table talk
+
+    def say(self, pass_: Pass, seat, text) -> dict:
+        """A player says ``text`` to the table (seats and the host; spectators read): kept
+        with the game, at most MAX_CHAT characters, CHAT_RATE a second on average."""
+        if pass_.role == "spectator":
+            raise Refusal("chat", "spectators read the table talk; the players write it")
+        if type(text) is not str:
+            raise Refusal("chat", "text must be a string")
+        text = clean_text(text)
+        if not 1 <= len(text) <= MAX_CHAT:
+            raise Refusal("chat", f"1 to {MAX_CHAT} characters")
+        table = self.table(pass_.game_id)
+        if len(table.chat) >= MAX_CHAT_PER_GAME:
+            raise Refusal("limit", f"{MAX_CHAT_PER_GAME} messages at most in one game")
+        if self._talks_too_fast(pass_.token):
+            raise Refusal("too_fast", f"at most {CHAT_BURST} messages at once, then one every {1 / CHAT_RATE:g} s")
+        author = seat if seat in pass_.seats else (pass_.seats[0] if pass_.role == "seat" else "host")
+        said = self.store.add_chat(table.game_id, author, text)
+        table.chat.append(said)
+        return said
+
+    def _talks_too_fast(self, token: str) -> bool:
+        now = self.clock()
+        allowance, checked = self._talk.get(token, (float(CHAT_BURST), now))
+        allowance = min(float(CHAT_BURST), allowance + (now - checked) * CHAT_RATE)
+        if len(self._talk) > 10_000:            # forget speakers long quiet
+            self._talk = {t: v for t, v in self._talk.items() if now - v[1] < CHAT_BURST / CHAT_RATE}
+        if allowance < 1:
+            self._talk[token] = (allowance, now)
+            return True
+        self._talk[token] = (allowance - 1, now)
+        return False
 
     # ------------------------------------------------------------------ what a seat sees
 
-    def state(self, pass_: Pass, seat, lang: str, since: int = 0) -> dict:
+    def state(self, pass_: Pass, seat, lang: str, since: int = 0, chat_since: int = 0) -> dict:
         """The message a connection gets: the view of ``seat`` (one of the pass's seats, or
-        None for the public view), its choices in words, and its event feed from ``since``."""
+        None for the public view), its choices in words, its event feed from ``since``, the
+        table talk after message ``chat_since``, the turn timers, and at the end every
+        player's love and hate with the reasons of the scores."""
         table = self.table(pass_.game_id)
         game = table.game
         viewer = seat if seat in pass_.seats else None
         view = game.view(viewer)
         names = table.names(lang)
         feed = table.feed(viewer, lang, since)
+        stage = view.get("stage")
+        if (stage or {}).get("kind") == "fight":
+            stage_text = labels.fight_words(stage, view, viewer, names, lang, table.robbed())
+        else:
+            stage_text = labels.stage_words(stage, names, lang)
         out = {
             "type": "state", "game": table.game_id, "role": pass_.role, "lang": lang,
-            "seat": viewer, "held": list(pass_.seats), "view": view, "names": names,
-            "stage_text": labels.stage_words(view.get("stage"), names, lang),
+            "seat": viewer, "held": list(pass_.seats), "view": view,
+            "names": names if since == 0 else None,     # with a full state only: they never change
+            "stage_text": stage_text,
             "waiting": [d.by for d in game.pending],
             "feed_from": since, "feed": feed, "log_size": len(game.log),
             "choices": [], "decision_text": None, "offer": None,
+            "chat_from": chat_since, "chat": table.chat[chat_since:],     # messages are numbered 1, 2, ...
+            "chat_size": len(table.chat), "can_chat": pass_.role != "spectator",
+            "timer": self._timer_state(table),
         }
+        if viewer is not None:
+            out["autopass"] = viewer in table.autopass
+            out["timed_out"] = viewer in table.timed_out and table.seats[viewer]["controller"] == "bot"
         if viewer is not None and not game.over:
             out["offer"] = table.offer(viewer)
             mine = [d for d in game.pending if d.by == viewer]
-            if mine:
-                out["decision_text"] = labels.describe(mine[0], game, lang)
-            out["choices"] = table.choices(viewer, lang)
+            if mine and (stage or {}).get("kind") == "fight" and str(mine[0].kind) == "fight":
+                out["decision_text"] = labels.fight_decision(stage, viewer, lang)
+            elif mine:
+                out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
+            out["choices"] = table.choices(viewer, lang, view)
+        if game.over:
+            out["reveal"] = labels.reveal(view, names, lang)
         if pass_.role == "host":
             out["table"] = self._host_table(table)
         return out
 
+    def _timer_state(self, table: Table) -> dict | None:
+        """{"seconds", "left": {seat: whole seconds left}} of the people the game waits for,
+        or None without a turn timer. Who is pending is public (R-WIN-2), and so is this."""
+        if not table.timer or table.game.over:
+            return None
+        now = self.clock()
+        return {"seconds": table.timer,
+                "left": {seat: max(0, math.ceil(since + table.timer - now))
+                         for seat, (_, since) in table.pending_since.items() if self._person(table, seat)}}
+
     def _host_table(self, table: Table) -> dict:
         links = {"spectator": None, "host": None}
         seat_links = {}
-        for token, role, seat in self.store.live_tokens(table.game_id):
+        if table.links is None:
+            table.links = self.store.live_tokens(table.game_id)
+        for token, role, seat in table.links:
             if role == "seat":
                 seat_links[seat] = token
             else:
@@ -362,5 +742,28 @@ class Hall:
         return {
             "seats": {s: {"controller": e["controller"], "bot": e["bot"], "link": seat_links.get(s)}
                       for s, e in table.seats.items()},
-            "spectator": links["spectator"], "bots": bots.bot_names(),
+            "spectator": links["spectator"], "host": links["host"], "bots": bots.bot_names(),
         }
+
+
+def nothing_to_play(game, seat: str) -> bool:
+    """Whether ``seat`` is pending in an open window with no window action it can take with
+    the cards it holds (R-WIN-2: it can only pass; playing a card face up or trading does not
+    answer the window)."""
+    if game.over or not any(d.by == seat for d in game.pending):
+        return False
+    top = game.top
+    if not isinstance(top, Window) or top.has_action(game, seat):
+        return False
+    return {"by": seat, "type": "pass"} in game.legal_actions(seat)
+
+
+# control characters (a line break, a bell) and the marks that reorder text on screen
+_BIDI = {0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+
+
+def clean_text(text: str) -> str:
+    """One line of table talk: control and reordering characters dropped, spaces trimmed."""
+    out = "".join(" " if ch in "\t\r\n" else ch for ch in text
+                  if ch in "\t\r\n" or (unicodedata.category(ch) not in ("Cc", "Cs") and ord(ch) not in _BIDI))
+    return " ".join(out.split())

@@ -30,7 +30,7 @@
       const select = document.createElement("select");
       select.name = "seat"; select.dataset.seat = String(n);
       select.append(option("link", ui("ctl_link")), option("host", ui("ctl_host")));
-      for (const bot of setup.bots) select.append(option("bot:" + bot, ui("ctl_bot", {name: bot})));
+      for (const bot of setup.bots) select.append(option("bot:" + bot, ui("bot_" + bot)));
       select.value = previous[n] || (n === 0 ? "host" : "link");
       label.append(span, " ", select);
       fieldset.append(label);
@@ -47,6 +47,39 @@
     renderSeats();
   }
 
+  function renderRulesets() {
+    const select = $("ruleset");
+    const chosen = select.value;
+    select.replaceChildren();
+    for (const name of Object.keys(setup.rulesets)) select.append(option(name, ui("ruleset_" + name)));
+    select.value = chosen || ("classic" in setup.rulesets ? "classic" : Object.keys(setup.rulesets)[0]);
+    $("ruleset-about").textContent = ui("about_" + select.value);
+  }
+
+  function renderTimers() {
+    const select = $("timer-choice");
+    const chosen = select.value || "0";
+    select.replaceChildren();
+    for (const n of setup.timers)
+      select.append(option(String(n), n === 0 ? ui("timer_off") : n < 60 ? ui("timer_seconds", {n: n})
+        : ui("timer_minutes", {n: n / 60})));
+    select.value = chosen;
+  }
+
+  // The create button is off while the server cannot be reached.
+  function setOnline(online) {
+    $("create-button").disabled = !online;
+    $("offline").hidden = online;
+    if (!online) $("offline").textContent = setup ? ui("offline") : "No connection to the server.";
+  }
+
+  // After a failed request: ask again every two seconds until the server answers.
+  function watchServer() {
+    setTimeout(async () => {
+      try { await fetch("/api/setup", {cache: "no-store"}); setOnline(true); } catch (error) { watchServer(); }
+    }, 2000);
+  }
+
   function renderWords() {
     document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
     document.title = ui("title");
@@ -55,6 +88,8 @@
     $("create-button").textContent = ui("create");
     $("lang-toggle").textContent = ui("lang_other");
     for (const el of document.querySelectorAll("[data-ui]")) el.textContent = ui(el.dataset.ui);
+    renderRulesets();
+    renderTimers();
     renderSeats();
   }
 
@@ -65,10 +100,18 @@
       players: Number($("players").value),
       lang: $("lang").value,
       seats: Array.from($("seats").querySelectorAll("select")).map((s) => s.value),
+      timer: Number($("timer-choice").value),
     };
-    const response = await fetch("/api/games", {
-      method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body),
-    });
+    let response;
+    try {
+      response = await fetch("/api/games", {
+        method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body),
+      });
+    } catch (error) {
+      setOnline(false);
+      watchServer();
+      return;
+    }
     const answer = await response.json();
     if (!response.ok) {
       $("refusal").textContent = answer.message;
@@ -80,11 +123,18 @@
   }
 
   async function start() {
-    setup = await (await fetch("/api/setup")).json();
-    for (const name of Object.keys(setup.rulesets)) $("ruleset").append(option(name, name));
-    $("ruleset").value = "classic" in setup.rulesets ? "classic" : Object.keys(setup.rulesets)[0];
+    try {
+      setup = await (await fetch("/api/setup")).json();
+    } catch (error) {
+      setOnline(false);
+      setTimeout(start, 2000);
+      return;
+    }
+    renderRulesets();
     $("lang").value = lang;
-    $("ruleset").addEventListener("change", renderPlayers);
+    $("ruleset").addEventListener("change", () => { $("ruleset-about").textContent = ui("about_" + $("ruleset").value); renderPlayers(); });
+    window.addEventListener("offline", () => setOnline(false));
+    window.addEventListener("online", () => setOnline(true));
     $("players").addEventListener("change", renderSeats);
     $("lang").addEventListener("change", () => { lang = $("lang").value; renderWords(); });
     $("lang-toggle").addEventListener("click", () => {
@@ -94,6 +144,7 @@
     $("create").addEventListener("submit", create);
     renderPlayers();
     renderWords();
+    setOnline(navigator.onLine !== false);
     document.body.dataset.ready = "1";
   }
   start();

@@ -3,7 +3,7 @@
 // in requests or referrers; the page presents it in its first WebSocket message.
 "use strict";
 (function () {
-  const token = location.hash.slice(1);
+  let token = location.hash.slice(1);
   const $ = (id) => document.getElementById(id);
   const FATAL = new Set([4001, 4002, 4004, 4005]);
   let ui = null, state = null, socket = null, fatal = false, retries = 0;
@@ -47,13 +47,14 @@
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "refused") showRefusal(message.message);
-      else if (message.type === "state") { retries = 0; render(message); }
+      else if (message.type === "state") { retries = 0; render(message); setOnline(true); }
     };
     socket.onclose = (event) => {
       socket = null;
+      setOnline(false);
       if (FATAL.has(event.code)) {
         fatal = true;
-        for (const id of ["table", "host-panel", "hotseat", "curtain"]) $(id).hidden = true;
+        for (const id of ["table", "host-panel", "hotseat", "curtain", "offline"]) $(id).hidden = true;
         $("connection").textContent = "";
         return;
       }
@@ -68,8 +69,25 @@
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
+  // While the server is unreachable every control is off (a click would be lost), and a
+  // banner says why; the next state from the server turns them on again.
+  function setOnline(online) {
+    document.body.dataset.online = online ? "1" : "0";
+    $("offline").hidden = online;
+    if (!online) $("offline").textContent = ui ? word("offline") : "…";
+    for (const control of document.querySelectorAll("#table button, #table input, #host-panel button, #curtain button, #hotseat button")) {
+      if (!online && !control.disabled) { control.disabled = true; control.dataset.offline = "1"; }
+      else if (online && control.dataset.offline) { control.disabled = false; delete control.dataset.offline; }
+    }
+  }
+
   // ---------------------------------------------------------------- rendering
   function render(message) {
+    if (!message.names && state) message.names = state.names;   // sent with a full state only
+    if (message.table && message.table.host && message.table.host !== token) {
+      token = message.table.host;          // the host replaced its own link: this page goes on with it
+      history.replaceState(null, "", "#" + token);
+    }
     if (message.ui) ui = message.ui;
     lang = message.lang;
     state = message;
@@ -91,16 +109,22 @@
     $("stage").textContent = state.stage_text || "";
     const waiting = state.waiting.filter((c) => c !== state.seat);
     $("waiting").textContent = waiting.length && !view.over ? word("waiting_for", {names: names(waiting)}) : "";
+    startTimer();
     renderDecision(view);
     renderMine(view);
     renderBoat(view);
     renderResult(view);
     renderHost();
     renderFeed();
+    renderChat();
     applyCurtain();
+    // the newest entries in view, once the table is shown (a hidden list has no height)
+    if (state.feed.length || state.feed_from === 0) $("feed").scrollTop = $("feed").scrollHeight;
+    if (state.chat.length) $("chat").scrollTop = $("chat").scrollHeight;
     document.body.dataset.version = String(version);
     document.body.dataset.logSize = String(state.log_size);
     document.body.dataset.over = view.over ? "1" : "0";
+    document.body.dataset.round = String(view.round);
     document.body.dataset.seat = state.seat || "";
   }
 
@@ -136,6 +160,7 @@
   function renderStatus(view) {
     const bar = $("status-bar");
     bar.replaceChildren(
+      el("span", word("ruleset_" + view.ruleset), "ruleset"),
       el("span", word("round", {n: view.round})),
       el("span", word("phase_" + view.phase)),
       el("span", word("seagulls", {n: view.seagulls})),
@@ -157,7 +182,10 @@
 
   function renderDecision(view) {
     $("decide").hidden = !state.seat || view.over;
-    $("now").hidden = !state.stage_text && !$("waiting").textContent;
+    $("now").hidden = !state.stage_text && !$("waiting").textContent && !state.timer;
+    $("take-back").hidden = !state.timed_out;
+    $("autopass-label").hidden = !state.seat || view.over;
+    $("autopass").checked = !!state.autopass;
     $("decision").textContent = state.decision_text || (state.seat && !view.over && !state.choices.length ? word("no_moves") : "");
     const seen = $("cards-seen");
     seen.replaceChildren();
@@ -196,88 +224,128 @@
     if (!(me.hand || []).length) hand.append(el("li", word("empty"), "empty"));
   }
 
+  // The boat, bow to stern, one card per seat that wraps to the screen's width; the
+  // characters in the water (lost) below it.
   function renderBoat(view) {
-    const head = $("boat").tHead, body = $("boat").tBodies[0];
-    const row = el("tr");
-    for (const key of ["col_character", "col_size", "col_survival", "col_damage", "col_status", "col_front", "col_hand", ""])
-      row.append(el("th", key ? word(key) : ""));
-    head.replaceChildren(row);
-    body.replaceChildren();
-    const order = view.seats.concat(Object.keys(view.characters).filter((c) => !view.seats.includes(c)));
-    for (const id of order) {
-      const c = view.characters[id];
-      const tr = el("tr");
-      tr.dataset.seat = id;
-      if (id === state.seat) tr.className = "you";
-      if (!view.seats.includes(id)) tr.classList.add("off-board");
-      const label = name(id) + (id === state.seat ? " ★" : "") + (state.waiting.includes(id) && !view.over ? " ⚑" : "");
-      const marks = [];
-      if (c.rowed) marks.push(word("rowed"));
-      if (c.fought) marks.push(word("fought"));
-      if (c.parasol_active) marks.push(word("parasol"));
-      if (c.ghost) marks.push(word("ghost"));
-      for (const value of [label, c.size, c.survival, c.damage, word("status_" + c.status),
-                           c.front.map((f) => name(f.kind)).join(", "), c.hand_size, marks.join(", ")])
-        tr.append(el("td", String(value)));
-      body.append(tr);
-    }
+    const boat = $("boat");
+    boat.replaceChildren();
+    for (const id of view.seats) boat.append(seatCard(view, id));
+    const off = Object.keys(view.characters).filter((c) => !view.seats.includes(c));
+    $("in-water").textContent = off.length ? word("overboard_list") + ": " + names(off) : "";
   }
 
+  function seatCard(view, id) {
+    const c = view.characters[id];
+    const li = el("li", null, "seat-card status-" + c.status);
+    li.dataset.seat = id;
+    if (id === state.seat) li.classList.add("you");
+    if (state.waiting.includes(id) && !view.over) li.classList.add("deciding");
+    li.append(el("strong", name(id) + (id === state.seat ? " ★" : "") + (state.waiting.includes(id) && !view.over ? " ⚑" : "")));
+    const stats = [word("col_size") + " " + c.size, word("col_survival") + " " + c.survival,
+                   word("col_damage") + " " + c.damage, word("status_" + c.status),
+                   word("col_hand") + " " + c.hand_size];
+    li.append(el("span", stats.join(" · "), "stats"));
+    if (c.front.length) li.append(el("span", word("col_front") + ": " + c.front.map((f) => name(f.kind)).join(", "), "front"));
+    const marks = [];
+    if (c.rowed) marks.push(word("rowed"));
+    if (c.fought) marks.push(word("fought"));
+    if (c.parasol_active) marks.push(word("parasol"));
+    if (c.ghost) marks.push(word("ghost"));
+    if (marks.length) li.append(el("span", marks.join(", "), "marks"));
+    return li;
+  }
+
+  // The end: every player's love and hate, each part of the score with its reason.
   function renderResult(view) {
     const result = view.result;
     $("result").hidden = !result;
     if (!result) return;
     $("end").textContent = word("end_" + result.end);
-    const parts = ["survival", "treasure", "love", "hate"];
-    const head = el("tr");
-    head.append(el("th", word("col_character")));
-    for (const p of parts) head.append(el("th", word("part_" + p)));
-    head.append(el("th", word("total")));
-    $("scores").tHead.replaceChildren(head);
-    const body = $("scores").tBodies[0];
-    body.replaceChildren();
+    const list = $("scores");
+    list.replaceChildren();
+    const reveal = state.reveal || {};
     const ranked = Object.keys(result.scores).sort((a, b) => result.scores[b] - result.scores[a]);
     for (const c of ranked) {
-      const tr = el("tr");
-      tr.dataset.seat = c;
-      tr.append(el("td", name(c)));
-      for (const p of parts) tr.append(el("td", String((result.breakdown[c] || {})[p] ?? 0)));
-      tr.append(el("td", String(result.scores[c])));
-      body.append(tr);
+      const li = el("li", null, "score");
+      li.dataset.seat = c;
+      if (result.winners.includes(c)) li.classList.add("winner");
+      const head = el("div", null, "score-head");
+      head.append(el("strong", name(c)), el("span", word("total") + " " + result.scores[c], "total"));
+      li.append(head);
+      const mine = reveal[c] || {why: {}};
+      li.append(el("div", word("loves") + " " + (mine.love ? name(mine.love) : "?") + " · "
+                          + word("hates") + " " + (mine.hate ? name(mine.hate) : "?"), "loyalties"));
+      const parts = el("ul", null, "parts");
+      for (const [part, points] of Object.entries(result.breakdown[c] || {})) {
+        const row = el("li", null, "part");
+        row.dataset.part = part;
+        row.append(el("span", word("part_" + part), "part-name"), el("span", String(points), "points"));
+        if (mine.why[part]) row.append(el("span", mine.why[part], "why"));
+        parts.append(row);
+      }
+      li.append(parts);
+      list.append(li);
     }
     $("winners").textContent = word("winners", {names: names(result.winners)});
   }
 
-  function linkCell(secret) {
-    const td = el("td");
-    if (!secret) return td;
+  function linkBox(label, secret) {
+    const box = el("div", null, "link-box");
+    if (!secret) return box;
     const url = location.origin + "/table#" + secret;
     const a = el("a", url, "link");
     a.href = url;
-    td.append(a);
-    return td;
+    const copy = el("button", word("copy"), "copy");
+    copy.type = "button";
+    copy.onclick = () => copyText(url, copy);
+    const share = el("button", word("share"), "share");
+    share.type = "button";
+    share.onclick = () => {
+      if (navigator.share) navigator.share({title: word("title") + ": " + label, url: url}).catch(() => {});
+      else copyText(url, share);
+    };
+    box.append(a, el("span", null, "link-buttons"));
+    box.lastChild.append(copy, share);
+    return box;
+  }
+
+  function copyText(text, button) {
+    const done = () => { button.textContent = word("copied"); setTimeout(() => { button.textContent = word(button.className === "copy" ? "copy" : "share"); }, 1500); };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => fallbackCopy(text, done));
+    else fallbackCopy(text, done);
+  }
+
+  function fallbackCopy(text, done) {
+    const area = el("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    try { document.execCommand("copy"); done(); } catch (e) { /* the link stays selectable */ }
+    area.remove();
+  }
+
+  function controllerWords(entry) {
+    return entry.controller === "bot" ? word("bot_" + entry.bot) : word("ctl_" + entry.controller);
   }
 
   function renderHost() {
     const panel = $("host-panel");
     panel.hidden = state.role !== "host";
     if (panel.hidden) return;
-    const body = $("links").tBodies[0];
-    body.replaceChildren();
+    const list = $("links");
+    list.replaceChildren();
     for (const [seat, entry] of Object.entries(state.table.seats)) {
-      const tr = el("tr");
-      tr.dataset.seat = seat;
-      tr.dataset.controller = entry.controller;
-      tr.append(el("td", name(seat)));
-      tr.append(el("td", entry.controller === "bot" ? word("ctl_bot", {name: entry.bot})
-        : word("ctl_" + entry.controller)));
-      tr.append(linkCell(entry.link));
-      const actions = el("td");
+      const li = el("li", null, "link-row");
+      li.dataset.seat = seat;
+      li.dataset.controller = entry.controller;
+      li.append(el("strong", name(seat)), el("span", " " + controllerWords(entry), "controller"));
+      li.append(linkBox(name(seat), entry.link));
+      const actions = el("div", null, "seat-actions");
       if (!state.view.over) {
         if (entry.controller !== "bot") {
           const b = el("button", word("give_to_bot"), "give-to-bot");
           b.type = "button";
-          b.onclick = () => send({type: "manage", op: "bot", seat: seat, bot: state.table.bots[0]});
+          b.onclick = () => send({type: "manage", op: "bot", seat: seat, bot: state.table.bots.includes("heuristic") ? "heuristic" : state.table.bots[0]});
           actions.append(b);
         }
         if (entry.controller !== "host") {
@@ -291,24 +359,82 @@
         n.onclick = () => send({type: "manage", op: "link", seat: seat});
         actions.append(n);
       }
-      tr.append(actions);
-      body.append(tr);
+      li.append(actions);
+      list.append(li);
     }
-    const tr = el("tr");
-    tr.dataset.spectator = "1";
-    tr.append(el("td", word("spectator_link")), el("td"), linkCell(state.table.spectator), el("td"));
-    body.append(tr);
+    const li = el("li", null, "link-row");
+    li.dataset.spectator = "1";
+    li.append(el("strong", word("spectator_link")), linkBox(word("spectator_link"), state.table.spectator));
+    li.append(newLinkButton("spectator_link"));
+    list.append(li);
+    const own = el("li", null, "link-row");
+    own.dataset.hostLink = "1";
+    own.append(el("strong", word("host_link")), linkBox(word("host_link"), state.table.host));
+    own.append(newLinkButton("host_link"));
+    list.append(own);
   }
 
+  // The spectator link or the host's own, replaced: the old one stops working at once.
+  function newLinkButton(op) {
+    const actions = el("div", null, "seat-actions");
+    const n = el("button", word("new_link"), "new-link");
+    n.type = "button";
+    n.onclick = () => send({type: "manage", op: op});
+    actions.append(n);
+    return actions;
+  }
+
+  // The feed, one group per round (earlier rounds folded), opened at the newest entry.
   function renderFeed() {
     const feed = $("feed");
     if (state.feed_from === 0) feed.replaceChildren();
     for (const entry of state.feed) {
+      let group = feed.lastElementChild;
+      if (!group || group.dataset.round !== String(entry.round)) {
+        if (group) group.open = false;
+        group = el("details", null, "round");
+        group.dataset.round = String(entry.round);
+        group.open = true;
+        group.append(el("summary", entry.round ? word("round", {n: entry.round}) : word("setup_round")), el("ol"));
+        feed.append(group);
+      }
       const li = el("li", entry.text);
       li.dataset.i = String(entry.i);
-      feed.append(li);
+      group.lastElementChild.append(li);
     }
-    feed.scrollTop = feed.scrollHeight;
+  }
+
+  // Table talk: put in the page as text, never as HTML.
+  function renderChat() {
+    const chat = $("chat");
+    if (state.chat_from === 0) chat.replaceChildren();
+    for (const said of state.chat) {
+      const li = el("li", null, "said");
+      li.dataset.n = String(said.n);
+      li.append(el("strong", (said.by === "host" ? word("chat_host") : name(said.by)) + ": "), el("span", said.text, "text"));
+      chat.append(li);
+    }
+    $("chat-form").hidden = !state.can_chat;
+    $("chat-send").textContent = word("chat_send");
+    $("chat-text").placeholder = word("chat_placeholder");
+  }
+
+  // The turn timer: the seconds each person the game waits for has left, counted down here
+  // between two states.
+  let ticking = null;
+  function startTimer() {
+    if (ticking) clearInterval(ticking);
+    ticking = null;
+    const timer = state.timer;
+    const started = Date.now();
+    const show = () => {
+      if (!timer || !Object.keys(timer.left).length) { $("timer").textContent = ""; return; }
+      const gone = Math.floor((Date.now() - started) / 1000);
+      $("timer").textContent = Object.entries(timer.left)
+        .map(([seat, n]) => word("timer_left", {name: name(seat), n: Math.max(0, n - gone)})).join(" · ");
+    };
+    show();
+    if (timer) ticking = setInterval(show, 1000);
   }
 
   $("curtain-show").onclick = () => { revealed = state.seat; applyCurtain(); };
@@ -317,6 +443,15 @@
     localStorage.setItem("lifeboat.lang", lang);
     send({type: "lang", lang: lang});
   };
+  $("chat-form").onsubmit = (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text) return;
+    send({type: "say", text: text});
+    $("chat-text").value = "";
+  };
+  $("autopass").onchange = () => send({type: "autopass", seat: state.seat, on: $("autopass").checked});
+  $("take-back-button").onclick = () => send({type: "take_back"});
   window.addEventListener("hashchange", () => location.reload());
   connect();
 })();
