@@ -574,14 +574,19 @@ class Recall:
                     if event["type"] == "move" and _touches_hand(event):
                         moves.append((event, None, event))
                     continue
-                redacted = redact(event, secret.hidden)
+                public_hidden = secret.hidden_from(None)
+                redacted = redact(event, public_hidden)
                 texts.append(repr(redacted))
-                full = f"{index - start}:{event!r}"
-                for viewer in secret.audience:
+                # each one the secret names sees the event as events_for shows it to it (a
+                # narrower audience, ``Secret.more``, may see more: a card's new id)
+                for viewer in _named(secret):
                     if viewer in private:
-                        extras.setdefault(viewer, []).append(full)
+                        hidden = secret.hidden_from(viewer)
+                        if hidden != public_hidden:
+                            seen = redact(event, hidden) if hidden else event
+                            extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
                 if event["type"] == "move" and _touches_hand(event):
-                    moves.append((redacted, secret.audience, event))
+                    moves.append((redacted, secret, event))
             piece = f"{' '.join(texts)} {pending}"
             digest = _digest(digest, piece)
             pieces = (piece, pieces)
@@ -589,13 +594,16 @@ class Recall:
                 for viewer, text in shown.items():
                     if viewer in private:
                         extras.setdefault(viewer, []).append(f"shown:{text}")
-            for public_event, audience, event in moves:
+            for _, audience, event in moves:
                 # only those for whom the move tells something about another's hand
                 for viewer, record in private.items():
                     if record.seen is None:
                         continue
-                    shown = event if audience is not None and viewer in audience \
-                        else public_event
+                    if audience is None:
+                        shown = event
+                    else:
+                        hidden = audience.hidden_from(viewer)
+                        shown = redact(event, hidden) if hidden else event
                     seen = learn(record.seen, (shown,), viewer)
                     if seen is not record.seen:
                         private[viewer] = Private(record.digest, record.pieces, seen,
@@ -675,6 +683,15 @@ class Recall:
         if viewer is not None:
             out += _flatten(self.private[viewer].pieces)
         return out
+
+
+def _named(secret) -> list:
+    """Every character a secret or its narrower secrets (``Secret.more``) name, once each."""
+    found: list = []
+    while secret is not None:
+        found.extend(c for c in secret.audience if c not in found)
+        secret = secret.more
+    return found
 
 
 def _touches_hand(event: dict) -> bool:
