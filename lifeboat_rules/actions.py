@@ -19,11 +19,13 @@ the game's fixed action space (``ActionSpace``).
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain, count
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import attrs
 
 from .records import Refusal, Side, Word, short
+from .rng import card_id_ok
 
 if TYPE_CHECKING:
     from .types import Action
@@ -62,7 +64,9 @@ class Param:
     ``default(game, by, values)`` picks (the first such card...): listed moves always give it.
     Otherwise a left-out optional field is a value of its own (None), listed as such.
     ``source(game, by, values)``: the card lists a kind id is looked up in, in order (R-SPEC-1:
-    hand first, then in front).
+    hand first, then in front), and in which a card's integer is its place (``ActionSpace``).
+    ``actor_source``: ``source`` depends on the actor alone, not on the values before it (so
+    the places are worked out once per listing).
     """
     name: str
     domain: Domain
@@ -70,6 +74,7 @@ class Param:
     alias: bool = False
     default: Callable | None = None
     source: Callable | None = None
+    actor_source: bool = False
 
 
 @attrs.frozen(slots=True)
@@ -186,8 +191,10 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
         if type(raw) is not list or len(raw) > MAX_LIST or not all(_text(v) for v in raw):
             raise Malformed(f"{where} must be a list of card ids, not {short(raw)}", param.name, raw)
         for ref in raw:
-            if domain is _CARDS and ref not in state.table.kinds and ref not in game.rules.content.provisions:
-                raise Malformed(f"unknown card {short(ref)} (a card id of this game or a provision kind)", param.name, ref)
+            if domain is _CARDS and not (ref in game.rules.content.provisions or card_id_ok(ref)):
+                # any id is taken: whether a card has it now is not for the actor to learn
+                raise Malformed(f"unknown card {short(ref)} (a card id or a provision kind)",
+                                param.name, ref)
             if domain is _PILE and ref not in state.table.navcards:
                 raise Malformed(f"unknown navigation card {short(ref)}", param.name, ref)
         if domain is _PILE and len(set(raw)) == len(raw) and all(c in state.drawn for c in raw):
@@ -216,7 +223,13 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
     if raw in kinds:
         return raw
     if raw not in game.rules.content.provisions:
-        raise Malformed(f"unknown card {short(raw)} (a card id of this game or a provision kind)", param.name, raw)
+        if card_id_ok(raw):
+            # an id no card has now is refused by the type's check as any card that is not
+            # where the action takes it from: that a card no longer has an id, or never had
+            # it, is not for the actor to learn (docs/api.md, Card ids)
+            return raw
+        raise Malformed(f"unknown card {short(raw)} (a card id or a provision kind)",
+                        param.name, raw)
     if param.source is not None:
         for zone in param.source(game, by, values):
             for card in zone:
@@ -289,8 +302,10 @@ class ActionSpace:
     """The fixed integer action space of one ruleset (docs/api.md: ``num_actions``...).
 
     Every move of a type is a mixed-radix number over its parameters' values: a character by
-    its place in the ruleset's characters, a card by its place in the game's card table, a
-    navigation card likewise, a pile as a bit mask over the cards drawn, an offer by
+    its place in the ruleset's characters, a card by its place among the cards the action
+    takes it from now (``Param.source``: the actor's hand then its face-up cards, the cards
+    being passed, the target's face-up cards...; never by anything that stays with the card,
+    docs/api.md), a navigation card by its place in the game's navigation cards, a pile as a bit mask over the cards drawn, an offer by
     (offerer, rank among that offerer's open offers to you). A game whose setup has more cards
     than the ruleset's content (an explicit position) gets a space of its own size.
     """
@@ -340,24 +355,38 @@ class ActionSpace:
     def _compile(self, block: Block, many: bool = False):
         """A straight-line encoder of one type's canonical moves (for ``legal_ids``): the
         same numbers as ``encode``, without its checks (a listed move needs none).
-        ``many``: ``number(state, by, atype, listed, out)`` puts ``out[integer] = (atype,
-        values)`` for each values of ``listed`` instead."""
+        ``many``: ``number(game, by, atype, listed, out)`` puts ``out[integer] = (atype,
+        values)`` for each values of ``listed`` instead. A card's place among the cards it
+        is taken from is looked up once per values before it (``places``)."""
         atype = block.atype
         names = [f"v{i}" for i in range(len(atype.params))]
         number = "0"
-        for param, size, var in zip(atype.params, block.sizes, names):
+        memos = []       # (memo name, key expression, source index, values before it)
+        sources = []
+        for index, (param, size, var) in enumerate(zip(atype.params, block.sizes, names)):
             domain = param.domain
+            if domain in (Domain.CARD, Domain.CARD_OR_HAND, Domain.CARDS):
+                memo = f"p{index}"
+                if param.source is None or param.actor_source:
+                    # the same places for every move listed: worked out once (key None)
+                    memos.append((memo, None, len(sources), ""))
+                else:
+                    before = [f"tuple({n})" if atype.params[i].domain in (Domain.PILE, Domain.CARDS)
+                              else n for i, n in enumerate(names[:index])]
+                    key = f"({', '.join(before)}{',' if len(before) == 1 else ''})"
+                    memos.append((memo, key, len(sources), ", ".join(names[:index])))
+                sources.append(_source_of(param))
             if atype.open:
-                digit = "card_index[" + var + "[0]]" if param.name == "give" else (
+                digit = f"{memo}[{var}[0]]" if param.name == "give" else (
                     "0" if param.name == "take" else f"ci[{var}]")
             elif domain is Domain.CHARACTER:
                 digit = f"ci[{var}]"
             elif domain is Domain.CARD:
-                digit = f"card_index[{var}]"
+                digit = f"{memo}[{var}]"
             elif domain is Domain.CARD_OR_HAND:
-                digit = f"(0 if {var} == 'hand' else card_index[{var}] + 1)"
+                digit = f"(0 if {var} == 'hand' else {memo}[{var}] + 1)"
             elif domain is Domain.NAVCARD:
-                digit = f"table.nav_index[{var}]"
+                digit = f"nav_index[{var}]"
             elif domain is Domain.SIDE:
                 digit = f"(0 if {var} == 'attacker' else 1)"
             elif domain is Domain.PILE:
@@ -372,22 +401,41 @@ class ActionSpace:
                 continue   # a digit that is always 0 (an offer's canonical take)
             number = f"({number}) * {size} + {digit}" if number != "0" else digit
         unpack = f"{', '.join(names)}{',' if len(names) == 1 else ''} = values" if names else ""
+
+        def lookups(indent: str) -> list:
+            out = []
+            for memo, key, source, before in memos:
+                if key is None:
+                    continue
+                prior = f"({before}{',' if before.count(',') == 0 and before else ''})"
+                out.append(f"{indent}{memo} = memo{source}.get({key})")
+                out.append(f"{indent}if {memo} is None:")
+                out.append(f"{indent}    {memo} = memo{source}[{key}] = dict(zip(chain_from("
+                           f"source{source}(game, by, {prior if before else '()'})), count()))")
+            return out
+
+        head = ["    state = game.state", "    nav_index = state.table.nav_index"]
+        for memo, key, source, _ in memos:
+            head.append(f"    {memo} = dict(zip(chain_from(source{source}(game, by, ())), count()))"
+                        if key is None else f"    memo{source} = {{}}")
         if many:
-            lines = ["def number(state, by, atype, listed, out):",
-                     "    table = state.table", "    card_index = table.card_index",
+            lines = ["def number(game, by, atype, listed, out):", *head,
                      "    for values in listed:"]
             if unpack:
                 lines.append(f"        {unpack}")
+            lines += lookups("        ")
             lines.append(f"        out[{block.offset} + {number}] = (atype, values)")
         else:
-            lines = ["def encode(state, by, values):",
-                     "    table = state.table", "    card_index = table.card_index"]
+            lines = ["def encode(game, by, values):", *head]
             if unpack:
                 lines.append(f"    {unpack}")
+            lines += lookups("    ")
             lines.append(f"    return {block.offset} + {number}")
         namespace: dict = {}
         env = {"ci": self.character_index, "pile_mask": _pile_mask,
+               "chain_from": chain.from_iterable, "count": count,
                "offer_slot": lambda state, by, offer_id: self._offer_slot(state.offers, by, offer_id)}
+        env.update({f"source{i}": source for i, source in enumerate(sources)})
         name = "numberer" if many else "encoder"
         exec(compile("\n".join(lines), f"<lifeboat_rules {name} {atype.name}>", "exec"), env,
              namespace)
@@ -396,17 +444,18 @@ class ActionSpace:
     # values <-> digits
 
     def encode(self, game, by: str, atype: ActionType, values: tuple) -> int | None:
-        """The integer of a move, or None when it has none (a richer trade offer)."""
+        """The integer of a move, or None when it has none (a richer trade offer, a card
+        that is not where the action takes it from)."""
         block = self.blocks[atype.name]
         number = 0
-        for param, size, value in zip(atype.params, block.sizes, values):
-            digit = self._digit(game, by, atype, param, value)
+        for index, (param, size, value) in enumerate(zip(atype.params, block.sizes, values)):
+            digit = self._digit(game, by, atype, param, value, values[:index])
             if digit is None or not 0 <= digit < size:
                 return None
             number = number * size + digit
         return block.offset + number
 
-    def _digit(self, game, by, atype, param, value):
+    def _digit(self, game, by, atype, param, value, before):
         none_slot = param.optional and not param.alias
         if value is None:
             return 0 if none_slot else None
@@ -416,10 +465,13 @@ class ActionSpace:
         if domain is _CHARACTER:
             index = self.character_index.get(value)
         elif domain is _CARD:
-            index = table.card_index.get(value)
+            index = _places(game, by, _source_of(param), before).get(value)
         elif domain is _CARD_OR_HAND:
-            index = 0 if value == "hand" else (
-                None if value not in table.card_index else table.card_index[value] + 1)
+            if value == "hand":
+                index = 0
+            else:
+                place = _places(game, by, _source_of(param), before).get(value)
+                index = None if place is None else place + 1
         elif domain is _NAVCARD:
             index = table.nav_index.get(value)
         elif domain is _SIDE:
@@ -436,7 +488,8 @@ class ActionSpace:
         elif domain is _CARDS:
             if param.name == "take":
                 return 0 if value == [] else None
-            index = table.card_index.get(value[0]) if len(value) == 1 else None
+            index = (_places(game, by, _source_of(param), before).get(value[0])
+                     if len(value) == 1 and type(value[0]) is str else None)
         else:  # pragma: no cover
             return None
         return None if index is None else index + shift
@@ -467,13 +520,13 @@ class ActionSpace:
         digits.reverse()
         values = []
         for param, digit in zip(atype.params, digits):
-            value = self._value(game, by, atype, param, digit)
+            value = self._value(game, by, atype, param, digit, tuple(values))
             if value is _NOTHING:
                 return None
             values.append(value)
         return atype, tuple(values)
 
-    def _value(self, game, by, atype, param, digit):
+    def _value(self, game, by, atype, param, digit, before):
         if param.optional and not param.alias:
             if digit == 0:
                 return None
@@ -488,8 +541,8 @@ class ActionSpace:
                 if digit == 0:
                     return "hand"
                 digit -= 1
-            ids = state.table.card_ids
-            return ids[digit] if digit < len(ids) else _NOTHING
+            cards = _cards_of(game, by, _source_of(param), before)
+            return cards[digit] if digit < len(cards) else _NOTHING
         if domain is _NAVCARD:
             ids = state.table.nav_ids
             return ids[digit] if digit < len(ids) else _NOTHING
@@ -508,12 +561,39 @@ class ActionSpace:
         if domain is _CARDS:
             if param.name == "take":
                 return []
-            ids = state.table.card_ids
-            return [ids[digit]] if digit < len(ids) else _NOTHING
+            cards = _cards_of(game, by, _source_of(param), before)
+            return [cards[digit]] if digit < len(cards) else _NOTHING
         return _NOTHING  # pragma: no cover
 
 
 _NOTHING = object()
+
+
+def _own_cards(game, by: str, values=None) -> tuple:
+    """Where a card parameter without a ``source`` is taken from: the actor's hand, then the
+    cards face up in front of it (a trade offer's gift: its hand)."""
+    character = game.state.characters[by]
+    return (character.hand, character.front)
+
+
+def _source_of(param: Param) -> Callable:
+    return param.source if param.source is not None else _own_cards
+
+
+def _cards_of(game, by: str, source: Callable, before: tuple) -> list:
+    """The cards a card parameter is taken from, in order (hand first, then in front...)."""
+    zones = source(game, by, before) if by in game.state.characters else ()
+    if len(zones) == 1:
+        return zones[0]
+    return list(chain.from_iterable(zones))
+
+
+def _places(game, by: str, source: Callable, before: tuple) -> dict:
+    """``{card: its place}`` among the cards a card parameter is taken from: the integer
+    of a move names a card by its place there, never by anything that stays with the card
+    (docs/api.md: ids never let a player follow a card it saw)."""
+    cards = _cards_of(game, by, source, before)
+    return dict(zip(cards, range(len(cards))))
 
 
 def _pile_mask(drawn: list, pile: list) -> int:

@@ -126,9 +126,10 @@ def big(default: int = 0, *, doc: str = ""):
     return _field(Spec("big", doc=doc), default=default)
 
 
-def shared(*, doc: str = ""):
-    """A value fixed for the whole game (the card table): shared by copies, saved apart."""
-    return _field(Spec("shared", doc=doc))
+def shared(*, copied: bool = False, doc: str = ""):
+    """A value saved apart (the card table): shared by copies, or with ``copied`` copied by
+    its ``copy()`` (the table: its card ids change with the game, its navigation cards not)."""
+    return _field(Spec("shared", cls="copy" if copied else None, doc=doc))
 
 
 def state(cls):
@@ -219,6 +220,8 @@ def _cloner(cls) -> Callable:
                         else f"{{k: clone_{field_name}(v) for k, v in {get}.items()}}")
             elif shape == "stages":
                 expr = f"[clone_any(v) for v in {get}]"
+            elif shape == "shared" and spec.cls == "copy":
+                expr = f"{get}.copy()"
             else:   # int bool str str? word data data? big shared: immutable or shared
                 expr = get
             lines.append(f"    new.{field_name} = {expr}")

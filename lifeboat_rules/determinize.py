@@ -3,18 +3,25 @@
 ``determinize(game, c, seed)`` deals again, at random, everything the player of ``c`` cannot
 see, keeping everything it has seen, so that a search over copies never looks at hidden cards:
 
-* provision cards keep their ids and places (every card's id and every move is public); what
-  is hidden is the *kind* of a card ``c`` never saw. The kinds of those cards (other hands, the
-  supply, cards being passed, removed cards) are dealt again among them;
+* provision cards keep their places; what is hidden is the *kind* of a card ``c`` does not
+  know now, and its *id* (docs/api.md: a card's id is a secret like its kind: a card that went
+  into another's hand has an id ``c`` never saw). The kinds of those cards (other hands, the
+  supply, cards being passed, removed cards) are dealt again among them, and each gets a new
+  id under a new key, so that no id of the copy is one the game will show later;
+* the cards ``c`` passed on in a supply pick (R-SUPPLY-1) went one to each later picker, or
+  are still being passed: their kinds are dealt again among those places (a later picker
+  that has given no card away since holds one of them), which of them went where being what
+  ``c`` cannot tell;
 * the navigation cards ``c`` cannot place are dealt again among the places it cannot see (the
   deck, the rowing pile, cards another rower holds), following the moves of the log as ``c``
   saw them, so that a card ``c`` put under the deck stays where it went;
 * other characters' love and hate cards are dealt again among them (each deck stays one card
   per character: ``c``'s own cards are known to it);
+* the copy's log is ``c``'s own (``events_for(c)``): nothing ``c`` was not shown is in it;
 * the random generator is seeded again from ``seed``: a copy cannot draw what the game will.
 
 What ``c`` knows comes from its own log (``game.events_for(c)``) and its view now; the cards
-it looked at while picking a supply card are found from the public moves of the log. The copy
+it looked at while picking a supply card are found from the moves of the log. The copy
 also keeps what the view shows of the others. Who is pending in a window follows from public
 facts alone (R-WIN-2), so it tells nothing to keep; only under the option ``window_pending:
 holders`` (R-WIN-3), where the characters pending are exactly those that have a window action,
@@ -22,18 +29,20 @@ is a pending character dealt a hand that has one and a character that is not pen
 that has none.
 
 Not modelled: what a player might infer from the others' earlier choices (a pass in an
-earlier thirst window says nothing here about that hand now), and the contents of trade offers
-between two other characters, which are kept as they are.
+earlier thirst window says nothing here about that hand now; a later picker that has given a
+card away may still hold the one passed to it), and the contents of trade offers between two
+other characters, which are kept as they are.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import attrs
+
 from .effects import copy_event
 from .rng import Rng, seed_state
 from .stages import Window
-from .state import Table
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -55,9 +64,11 @@ def determinize(game: "Game", viewer: str, seed: int) -> "Game":
     if not game.over:
         events = game.events_for(viewer)
         view = game.view(viewer)
+        # the copy tells the story as the viewer was told it (its navigation cards below)
+        copy.log = list(events)
+        copy._deep, copy._deep_upto = [], 0
         _deal_navigation(game, copy, viewer, events, view, rng)
         _deal_loyalties(copy, viewer, rng)
-        _forget_seed(copy)
         copy = _deal_provisions(game, copy, viewer, events, view, rng)
     copy.state.rng = rng.next64()
     copy.refresh()
@@ -80,31 +91,110 @@ def _deal_loyalties(copy: "Game", viewer: str, rng: Rng) -> None:
 # --------------------------------------------------------------------------- provisions
 
 def known_cards(game: "Game", viewer: str, events: list, view: dict) -> set:
-    """The provision cards whose kind ``viewer`` has seen: shown with their kind in its log or
-    its view, or passed to it in a supply pick (it looked at all of them, R-SUPPLY-1)."""
-    kinds = game.state.table.kinds
+    """The provision cards whose kind ``viewer`` knows now, by their id: shown with their
+    kind in its log or its view, and not since gone where it cannot follow them (a card that
+    went into another's hand has an id it never saw; of the cards it passed on in a supply
+    pick, it cannot tell which are still being passed, R-SUPPLY-1)."""
+    state = game.state
+    kinds = state.table.kinds
     known: set = set()
-    passing: list = []
-    mine = f"hand:{viewer}"
     for event in events:
         card = event.get("card")
-        if type(card) is str and card in kinds:
-            if "kind" in event:
-                known.add(card)
-            if event["type"] == "move":
-                if event["to"] == "passing":
-                    passing.append(card)
-                elif event["from"] == "passing":
-                    if event["to"] == mine:
-                        known.update(passing)   # the cards it chose from
-                    passing.remove(card)
+        if type(card) is str and card in kinds and "kind" in event:
+            known.add(card)
     for entry in view["characters"].values():
         known.update(c["id"] for c in entry["front"])
         known.update(c["id"] for c in entry.get("hand", ()))
-    for card in view.get("decision", {}).get("cards", ()):
-        if card.get("id") in kinds:
-            known.add(card["id"])
+    shown = {card.get("id") for card in view.get("decision", {}).get("cards", ())}
+    known.update(c for c in shown if c in kinds)
+    known.difference_update(c for c in state.passing if c not in shown)
+    known.difference_update(state.supply)    # a card passed back under the deck (a plugin's)
     return known
+
+
+def _passed_on(game: "Game", viewer: str) -> tuple[list, dict]:
+    """``([(kinds, receivers)], gave)``: for each supply pick of ``viewer``, the kinds of the
+    cards it passed on (it saw them all, R-SUPPLY-1) and who took a card from them after it,
+    each as ``(who, log index)``, in order; and for each character the last log index at which
+    a card left its hand. Read from the game's log, which follows the cards: a pick names the
+    card taken (an automatic pick takes the first)."""
+    groups = []
+    gave: dict = {}
+    passing: list = []
+    kind_of: dict = {}
+    picked: dict = {}
+    group = None
+    for index, event in enumerate(game.log):
+        kind = event["type"]
+        if kind == "action":
+            action = event.get("action")
+            if type(action) is dict and action.get("type") == "pick":
+                picked[action.get("by")] = action.get("card")
+            continue
+        if kind != "move" or "kind" not in event:
+            continue
+        source, target = event["from"], event["to"]
+        if source[:5] == "hand:":
+            gave[source[5:]] = index
+        if target == "passing":
+            passing.append(event["card"])
+            kind_of[event["card"]] = event["kind"]
+            continue
+        if source != "passing":
+            continue
+        who = target[5:] if target[:5] == "hand:" else None
+        card = picked.pop(who, None) if who is not None else event["card"]
+        if card not in passing:
+            card = passing[0] if passing else None
+        if card is None:
+            continue
+        passing.remove(card)
+        if who == viewer:
+            group = ([kind_of[c] for c in passing], [])
+            groups.append(group)
+        elif group is not None and who is not None:
+            group[1].append((who, index))
+        if not passing:
+            group = None
+    return groups, gave
+
+
+def _pins(game: "Game", copy: "Game", viewer: str, known: set, truth: dict, rng: Rng) -> dict:
+    """``{card: kind}``: the cards of the copy that hold the kinds ``viewer`` passed on (see
+    the module's docstring), each a hidden card of a later picker that has given no card away
+    since, or a card still being passed; only kinds the hidden cards have between them."""
+    groups, gave = _passed_on(game, viewer)
+    if not groups:
+        return {}
+    state = copy.state
+    left: dict = {}
+    for kind in truth.values():
+        left[kind] = left.get(kind, 0) + 1
+    pins: dict = {}
+    for number, (kinds, receivers) in enumerate(groups):
+        slots: list = list(receivers)
+        last = number == len(groups) - 1
+        open_cards = [c for c in state.passing if c not in known] if last else []
+        slots += [None] * len(open_cards)
+        kinds = list(kinds)
+        rng.shuffle(kinds)
+        places = iter(open_cards)
+        for kind, slot in zip(kinds, slots):
+            if slot is None:
+                card = next(places)
+            else:
+                who, since = slot
+                character = state.characters.get(who)
+                if character is None or gave.get(who, -1) > since:
+                    continue   # it has given a card away since: the one passed, perhaps
+                hidden = [c for c in character.hand if c in truth and c not in pins]
+                if not hidden:
+                    continue
+                card = hidden[rng.below(len(hidden))]
+            if left.get(kind, 0) > 0:
+                left[kind] -= 1
+                pins[card] = kind
+    return pins
 
 
 def _hidden_places(copy: "Game", unknown: set) -> list:
@@ -118,33 +208,38 @@ def _hidden_places(copy: "Game", unknown: set) -> list:
 
 def _deal_provisions(game: "Game", copy: "Game", viewer: str, events: list, view: dict,
                      rng: Rng) -> "Game":
-    """The copy with the kinds of the cards ``viewer`` never saw dealt again."""
+    """The copy with the kinds of the cards ``viewer`` does not know dealt again, and new
+    ids for them."""
     table = game.state.table
     known = known_cards(game, viewer, events, view)
     unknown = {c for c in table.kinds if c not in known}
     if not unknown:
         return copy
-    truth = {c: table.kinds[c] for c in unknown}
-    places = _hidden_places(copy, unknown)
+    truth = {c: k for c, k in table.kinds.items() if c in unknown}
+    pins = _pins(game, copy, viewer, known, truth, rng)
     top = game.top
     window = top if isinstance(top, Window) else None
-    constrained = []
-    # R-WIN-2: who is pending follows from public facts and says nothing of a hand; under
-    # window_pending: holders (R-WIN-3) it tells who has a window action, and a copy keeps that
-    if window is not None and game.rules.window_holders:
-        pending = {d.by for d in game.pending}
-        hands = {who: cards for who, cards in places if who is not None}
-        constrained = [(who, hands[who], who in pending) for who in window.candidates(game)
-                       if who != viewer and who not in window.passed and who in hands]
-    tied = {c for _, cards, _ in constrained for c in cards}
-    free = [c for _, cards in places for c in cards if c not in tied]
-    pool = sorted(truth.values())
     wanted = (game.pending, game.legal_ids(viewer))
     for attempt in range(ATTEMPTS + 2):
+        # the passed-on kinds where they went, while dealing at random; not in the fallbacks
+        pinned = pins if attempt < ATTEMPTS else {}
+        places = _hidden_places(copy, unknown.difference(pinned))
+        constrained = []
+        # R-WIN-2: who is pending follows from public facts and says nothing of a hand; under
+        # window_pending: holders (R-WIN-3) it tells who has a window action, and a copy keeps that
+        if window is not None and game.rules.window_holders:
+            pending = {d.by for d in game.pending}
+            hands = {who: cards for who, cards in places if who is not None}
+            constrained = [(who, hands[who], who in pending) for who in window.candidates(game)
+                           if who != viewer and who not in window.passed and who in hands]
+        tied = {c for _, cards, _ in constrained for c in cards}
+        free = [c for _, cards in places for c in cards if c not in tied]
+        pool = sorted(truth.values())
+        for kind in pinned.values():
+            pool.remove(kind)
         trial = copy.clone()     # a fresh copy each time: no listing kept from a deal before
-        kinds = dict(table.kinds)
-        trial.state.table = Table(kinds, table.navcards)
         kinds = trial.state.table.kinds     # the trial's own table, changed in place
+        kinds.update(pinned)
         if attempt < ATTEMPTS:
             left = _deal_hands(trial, trial.top, constrained, pool, kinds, rng)
             if left is None:
@@ -162,9 +257,9 @@ def _deal_provisions(game: "Game", copy: "Game", viewer: str, events: list, view
         trial.refresh()
         if (trial.pending, trial.legal_ids(viewer)) == wanted:
             break
-    changed = {c for c in unknown if kinds[c] != truth[c]}
-    if changed:
-        _rewrite_kinds(trial, changed, kinds)
+    # an offer to or from the viewer names cards by the ids it was shown: those stay
+    offered = {c for o in view.get("offers", ()) for c in o["give"] + o["take"]}
+    _new_ids(trial, unknown - offered, rng)
     return trial
 
 
@@ -197,16 +292,27 @@ def _sample(items: list, count: int, rng: Rng) -> list:
     return indexes[:count]
 
 
-def _rewrite_kinds(copy: "Game", changed: set, kinds: dict) -> None:
-    """The copy's log tells the copy's story: a card dealt another kind has it in every event
-    that names its kind (fields the viewer could not see)."""
-    log = copy.log
-    for index, event in enumerate(log):
-        card = event.get("card")
-        if card in changed and "kind" in event:
-            event = copy_event(event)
-            event["kind"] = kinds[card]
-            log[index] = event
+def _new_ids(copy: "Game", cards: set, rng: Rng) -> None:
+    """The ``cards`` of the copy under new ids, made with a new key (the game's own would make
+    the ids the game will show): wherever the state names them."""
+    state = copy.state
+    state.card_key = rng.next64()
+    renamed = {card: state.new_card_id() for card in state.table.kinds if card in cards}
+    state.table.kinds = {renamed.get(c, c): k for c, k in state.table.kinds.items()}
+
+    def rename(zone: list) -> list:
+        return [renamed.get(c, c) for c in zone]
+
+    for character in state.characters.values():
+        character.hand = rename(character.hand)
+    state.supply = rename(state.supply)
+    state.passing = rename(state.passing)
+    state.removed = rename(state.removed)
+    state.removed_face_up = rename(state.removed_face_up)
+    state.card_markers = {m: rename(cs) for m, cs in state.card_markers.items()}
+    state.offers = [attrs.evolve(o, give=rename(o.give), take=rename(o.take))
+                    for o in state.offers]
+    copy.refresh()
 
 
 # --------------------------------------------------------------------------- navigation
@@ -310,12 +416,3 @@ def _rewrite_navigation(copy: "Game", moves: list, moved: dict) -> None:
                 action_event["action"]["pile"] = kept
                 log[place_action] = action_event
             place_action = None
-
-
-def _forget_seed(copy: "Game") -> None:
-    """A copy is dealt from no seed: the one of the game would deal the hidden cards again."""
-    first = copy.log[0] if copy.log else None
-    if first is not None and first.get("type") == "setup" and first.get("seed") is not None:
-        first = copy_event(first)
-        first["seed"] = None
-        copy.log[0] = first

@@ -26,13 +26,29 @@ _CURRENT = Deck.CURRENT
 
 class Secret(NamedTuple):
     """The fields of an event (``action.pile`` for a field of the action inside it) that only
-    ``audience`` (character ids) may see. A named tuple: one is made for most card moves, and
-    a tuple is the cheapest immutable record to make."""
+    ``audience`` (character ids) may see; ``more``: a further Secret for fields a narrower
+    audience sees (the new id of a card going into a hand: its new owner only, while the
+    kind may be seen by more, docs/api.md). A named tuple: one is made for most card moves,
+    and a tuple is the cheapest immutable record to make."""
     audience: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+    more: "Secret | None" = None
 
     def data(self) -> dict:
-        return {"audience": list(self.audience), "hidden": list(self.hidden)}
+        out = {"audience": list(self.audience), "hidden": list(self.hidden)}
+        if self.more is not None:
+            out["more"] = self.more.data()
+        return out
+
+    def hidden_from(self, viewer) -> tuple:
+        """The fields ``viewer`` (a character id, or None: a spectator) may not see."""
+        hidden = () if viewer is not None and viewer in self.audience else self.hidden
+        more = self.more
+        while more is not None:
+            if viewer is None or viewer not in more.audience:
+                hidden += more.hidden
+            more = more.more
+        return hidden
 
 
 class HookAnswerError(Exception):
@@ -293,29 +309,52 @@ def cards_in(game: "Game", zone: Zone) -> list:
 
 
 def move(game: "Game", card: str, source: Zone, target: Zone, top: bool = False,
-         seen_by: Iterable[str] = ()) -> None:
-    """Move a provision between zones (to the end of the target, or its top). Its kind is
-    public when it comes from or goes face up or to the discard pile; otherwise only the
-    owners of the hands involved and ``seen_by`` see it."""
+         seen_by: Iterable[str] = ()) -> str:
+    """Move a provision between zones (to the end of the target, or its top); returns the
+    card's id after the move. Its kind is public when it comes from or goes face up or to the
+    discard pile; otherwise only the owners of the hands involved and ``seen_by`` see it, and
+    its id likewise. A card that goes into a hand gets a new id, which only its new owner
+    sees (docs/api.md: ids never let a player follow a card into a hand it may not see)."""
     state = game.state
     cards_in(game, source).remove(card)
     destination = cards_in(game, target)
+    into_hand = target.pile is _HAND
+    if into_hand:
+        card = _new_id(state, card)
     if top:
         destination.insert(0, card)
     else:
         destination.append(card)
-    secret = None
-    if not (source.public or target.public):
+    if source.public or target.public:
+        secret = Secret((target.owner,), ("card",)) if into_hand else None
+    else:
         audience = [source.owner] if source.pile is _HAND else []
-        if target.pile is _HAND:
+        if into_hand:
             audience.append(target.owner)
         if seen_by:
             audience.extend(c for c in seen_by if c not in audience)
-        secret = Secret(tuple(audience), ("kind",))
+        if not into_hand or audience == [target.owner]:
+            secret = Secret(tuple(audience), ("card", "kind"))
+        else:
+            secret = Secret(tuple(audience), ("kind",), Secret((target.owner,), ("card",)))
     emit(game, {"type": "move", "card": card, "kind": state.table.kinds[card],
                 "from": source.label, "to": target.label}, secret)
     if source.pile is _FRONT and game.rules.parasol_kinds:
         _parasol_check(game, source.owner)
+    return card
+
+
+def _new_id(state, card: str) -> str:
+    """``card`` under a fresh id: in the table, and in the markers it carries (R-LC-1)."""
+    new = state.new_card_id()
+    kinds = state.table.kinds
+    kinds[new] = kinds.pop(card)
+    markers = state.card_markers
+    if markers:
+        for marker, cards in markers.items():
+            if card in cards:
+                markers[marker] = [new if c == card else c for c in cards]
+    return new
 
 
 def discard(game: "Game", who: str, card: str) -> None:
@@ -387,7 +426,10 @@ def mark_card(game: "Game", card: str, marker: str, value: bool = True) -> None:
                 held[marker] = rest
             else:
                 del held[marker]
-        emit(game, {"type": "card_marker", "card": card, "marker": marker, "value": value})
+        # a card in a hand: its id only for its owner (docs/api.md: ids are secrets like kinds)
+        owner = next((who for who, c in game.state.characters.items() if card in c.hand), None)
+        emit(game, {"type": "card_marker", "card": card, "marker": marker, "value": value},
+             None if owner is None else Secret((owner,), ("card",)))
 
 
 def seagull(game: "Game", delta: int) -> bool:

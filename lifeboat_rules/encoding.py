@@ -29,13 +29,31 @@ C characters of the ruleset in content order, K provision kinds, N navigation ca
   step (fallen multi-hot over C, chum played, shark coming); the thirst step (thirsts left
   per character/3).
 
-``knowledge`` (information state only) appends ``seen``: per character, the kinds (K counts/3)
-of the cards in its hand that ``c`` has seen.
+Every part but ``me``, ``love``, ``hate``, ``hand`` and ``decision`` is public: ``public(game)``
+builds it once for everyone from the fields ``game.view(None)`` shows (the same numbers as
+``encode_public(game.view(None))``), and ``private(game, c, out)`` adds ``c``'s own parts (the
+same numbers as ``observation``; a learning loop that wants every player's vector after every
+move pays for the public part once).
+
+``Recall`` is what each player remembers, kept up to date move by move for an information
+state (OpenSpiel's): two chained digests, the public record (what everyone saw at each step:
+the log entries with their secret fields left out, who was pending) and the player's own
+(what only it saw: the secret fields it was let see, the decision it was shown, each with its
+step), which together give back exactly its view and log at every step; and ``seen``: per
+character, the kinds (K counts/3) of cards the player saw go into that character's hand and
+not come out. Each update reads only the log entries added since the last one, once for all
+the players. ``whole(game, seats)`` is the whole game for a centralised critic (PettingZoo's
+``state()``).
 """
 
 from __future__ import annotations
 
-from .determinize import known_cards
+import hashlib
+import json
+import struct
+
+from .stages import Stage
+from .views import redact
 
 DECISIONS = ("pick", "turn", "place", "respond", "fight", "navigate", "overboard", "thirst",
              "object")
@@ -68,9 +86,14 @@ class Encoder:
             offset += length
         self.size = offset
         self.knowledge_size = C * K
+        self.whole_size = S * self.size + 3 * K + 3 * N
         self.char_index = {c: i for i, c in enumerate(self.characters)}
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.nav_index = {n: i for i, n in enumerate(self.navcards)}
+        self.phase_index = {p: i for i, p in enumerate(PHASES)}
+        self._part = {name: offset for name, offset, _ in self._layout}
+        self._blocks: dict = {}     # a character's block of the public part, by what it shows
+        self._marks: dict = {}      # a player's own numbers when not deciding, by what it holds
 
     def layout(self) -> list:
         """``[(part, offset, length)]`` of the observation vector."""
@@ -93,18 +116,142 @@ class Encoder:
     # ------------------------------------------------------------------ vectors
 
     def observation(self, game, character: str) -> list:
-        """What ``character``'s player sees now, as ``size`` numbers in [0, 1]."""
+        """What ``character``'s player sees now, as ``size`` numbers in [0, 1]: its view
+        (``game.view(character)``) encoded."""
         view = game.view(character)
+        out = self.encode_public(view)
+        hand = [c["kind"] for c in view["characters"][character].get("hand", ())]
+        self.encode_private(out, character, view.get("love"), view.get("hate"), hand,
+                            view.get("decision"))
+        return out
+
+    def public(self, game) -> list:
+        """The public parts (everything but ``me``, ``love``, ``hate``, ``hand`` and
+        ``decision``, which are 0): ``encode_public(game.view(None))``, the same for every
+        player, read here straight from the fields the public view shows (once a move for
+        everyone: tests/test_openspiel.py checks that the two agree)."""
+        state = game.state
+        kinds = state.table.kinds
         out = [0.0] * self.size
-        C, K, N, S = len(self.characters), len(self.kinds), len(self.navcards), self.seats
+        N, S = len(self.navcards), self.seats
         chars = self.char_index
-        part = {name: offset for name, offset, _ in self._layout}
+        part = self._part
+        at = {who: i for i, who in enumerate(state.seats)}
+        pending = {d.by for d in game.pending}
+        block = CHARACTER_FLAGS + S + len(self.kinds)
+        blocks = self._blocks
+        if len(blocks) > 100_000:
+            blocks.clear()
+        for who, ch in state.characters.items():
+            i = chars.get(who)
+            if i is None:
+                continue
+            base = part["characters"] + i * block
+            # a character's block changes a few times a game: made once for each look
+            key = (who, ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
+                   len(ch.hand), tuple(ch.markers), at.get(who), tuple(ch.front))
+            values = blocks.get(key)
+            if values is None:
+                values = blocks[key] = self._block(ch, key, kinds)
+            out[base:base + block] = values
+            if who in pending:
+                out[base + CHARACTER_FLAGS - 1] = 1.0
+        base = part["board"]
+        out[base] = min(state.round / 20, 1.0)
+        out[base + 1] = min(state.seagulls / self.landing, 1.0)
+        self._one(out, base + 2, self.phase_index, state.phase.value)
+        base += 2 + len(PHASES)
+        out[base] = min(len(state.supply) / self.total_cards, 1.0)
+        out[base + 1] = min(len(state.navigation) / max(N, 1), 1.0)
+        out[base + 2] = min(len(state.rowing_pile) / max(N, 1), 1.0)
+        out[base + 3] = min(len(state.removed) / self.total_cards, 1.0)
+        base += 4
+        for card in state.discard:
+            kind = kinds[card]
+            i = self.kind_index.get(kind)
+            if i is not None:
+                out[base + i] = min(1.0, out[base + i] + 1.0 / self.counts[kind])
+        if state.current is not None:
+            self._one(out, part["current"], self.nav_index, state.table.navcards[state.current].id)
+        top = game.top
+        if top is not None:
+            self._stage(out, part["stage"], top.public(game))
+        return out
+
+    def _block(self, ch, key: tuple, kinds: dict) -> list:
+        """A character's part of ``characters`` but its pending flag (``key``: what it is
+        made of)."""
+        _, _, lost, ghost, size, damage, survival, hand, markers, seat, front = key
+        status = ch.status.value
+        S = self.seats
+        out = [1.0, float(not lost), float(status == "awake"),
+               float(status == "unconscious"), float(status == "dead"), float(status == "lost"),
+               float(lost and ghost), min(damage / 10, 1.0), min(size / 10, 1.0),
+               min(survival / 10, 1.0), min(max(size - damage, 0) / 10, 1.0),
+               min(hand / 10, 1.0), float("rowed" in markers), float("fought" in markers),
+               float("parasol" in markers), 0.0]
+        out += [0.0] * (S + len(self.kinds))
+        if seat is not None and seat < S:
+            out[CHARACTER_FLAGS + seat] = 1.0
+        self._count(out, CHARACTER_FLAGS + S, [kinds[c] for c in front])
+        return out
+
+    def private(self, game, character: str, out: list, deciding=None) -> list:
+        """``out`` (a copy of ``public(game)``) with ``character``'s own parts filled in: the
+        vector ``observation(game, character)`` gives. What it reads is what its view shows
+        only to it: its love and hate, its hand, its decision. (``deciding``: the characters
+        pending now, when the caller has them.)"""
+        me = game.state.characters[character]
+        kinds = game.state.table.kinds
+        if deciding is not None and character not in deciding:
+            decision = None
+        else:
+            decision = decision_of(game, character)
+        if decision is not None:
+            self.encode_private(out, character, me.love, me.hate, [kinds[c] for c in me.hand],
+                                decision)
+            return out
+        # not deciding: the same few numbers until its hand changes, made once for each
+        key = (character, me.love, me.hate, tuple(kinds[c] for c in me.hand))
+        marks = self._marks.get(key)
+        if marks is None:
+            if len(self._marks) > 100_000:
+                self._marks.clear()
+            mine = [0.0] * self.size
+            self.encode_private(mine, character, me.love, me.hate, list(key[3]), None)
+            marks = self._marks[key] = [(i, v) for i, v in enumerate(mine) if v]
+        for i, v in marks:
+            out[i] = v
+        return out
+
+    def encode_private(self, out: list, character: str, love, hate, hand: list,
+                       decision) -> None:
+        part = self._part
+        chars = self.char_index
         self._one(out, part["me"], chars, character)
-        self._one(out, part["love"], chars, view.get("love"))
-        self._one(out, part["hate"], chars, view.get("hate"))
+        self._one(out, part["love"], chars, love)
+        self._one(out, part["hate"], chars, hate)
+        self._count(out, part["hand"], hand)
+        if decision is not None:
+            K = len(self.kinds)
+            base = part["decision"]
+            kind = decision.get("kind")
+            out[base + (DECISIONS.index(kind) if kind in DECISIONS else len(DECISIONS))] = 1.0
+            base += len(DECISIONS) + 1
+            cards = decision.get("cards", ())
+            self._count(out, base, [c["kind"] for c in cards if "kind" in c])
+            for card in cards:
+                if "seagull" in card:
+                    self._one(out, base + K, self.nav_index, card["id"])
+
+    def encode_public(self, view: dict) -> list:
+        out = [0.0] * self.size
+        N, S = len(self.navcards), self.seats
+        chars = self.char_index
+        part = self._part
         seats = view["seats"]
         pending = {d["by"] for d in view["pending"]}
-        block = CHARACTER_FLAGS + S + K
+        block = CHARACTER_FLAGS + S + len(self.kinds)
         for who, entry in view["characters"].items():
             i = chars.get(who)
             if i is None:
@@ -123,12 +270,10 @@ class Encoder:
             if who in seats and seats.index(who) < S:
                 out[base + CHARACTER_FLAGS + seats.index(who)] = 1.0
             self._count(out, base + CHARACTER_FLAGS + S, [c["kind"] for c in entry["front"]])
-            if who == character:
-                self._count(out, part["hand"], [c["kind"] for c in entry.get("hand", ())])
         base = part["board"]
         out[base] = min(view["round"] / 20, 1.0)
         out[base + 1] = min(view["seagulls"] / self.landing, 1.0)
-        self._one(out, base + 2, {p: i for i, p in enumerate(PHASES)}, view["phase"])
+        self._one(out, base + 2, self.phase_index, view["phase"])
         base += 2 + len(PHASES)
         out[base] = min(view["supply_size"] / self.total_cards, 1.0)
         out[base + 1] = min(view["navigation_size"] / max(N, 1), 1.0)
@@ -142,17 +287,6 @@ class Encoder:
         current = view.get("navigation_card")
         if current is not None:
             self._one(out, part["current"], self.nav_index, current["id"])
-        decision = view.get("decision")
-        if decision is not None:
-            base = part["decision"]
-            kind = decision.get("kind")
-            out[base + (DECISIONS.index(kind) if kind in DECISIONS else len(DECISIONS))] = 1.0
-            base += len(DECISIONS) + 1
-            cards = decision.get("cards", ())
-            self._count(out, base, [c["kind"] for c in cards if "kind" in c])
-            for card in cards:
-                if "seagull" in card:
-                    self._one(out, base + K, self.nav_index, card["id"])
         self._stage(out, part["stage"], view.get("stage"))
         return out
 
@@ -193,16 +327,408 @@ class Encoder:
                 if i is not None:
                     out[base + i] = min(count / 3, 1.0)
 
-    def knowledge(self, game, character: str) -> list:
-        """``seen``: per character, the kinds of the cards in its hand that ``character``'s
-        player has seen (from its log and view: ``determinize.known_cards``)."""
+    def whole(self, game, seats: list) -> list:
+        """The whole game as ``whole_size`` numbers in [0, 1], for a centralised critic: the
+        observation of each character of ``seats`` in turn (so every hand, love and hate),
+        then what nobody sees: the supply deck, the cards being passed and the removed cards
+        by kind (K each, each kind over its count), the navigation deck (N: each card's
+        place from the top, (place + 1) / N, 0 when not in the deck), the cards drawn and
+        the rowing pile (N each, multi-hot)."""
+        state = game.state
+        kinds = state.table.kinds
+        public = self.public(game)
+        out: list = []
+        for character in seats:
+            out += self.private(game, character, public[:]) if character in state.characters \
+                else [0.0] * self.size
+        K, N = len(self.kinds), len(self.navcards)
+        for pile in (state.supply, state.passing, state.removed):
+            counts = [0.0] * K
+            for card in pile:
+                kind = kinds[card]
+                i = self.kind_index.get(kind)
+                if i is not None:
+                    counts[i] = min(1.0, counts[i] + 1.0 / self.counts[kind])
+            out += counts
+        deck = [0.0] * N
+        for place, card in enumerate(state.navigation):
+            i = self.nav_index.get(state.table.navcards[card].id)
+            if i is not None:
+                deck[i] = (place + 1) / max(N, 1)
+        out += deck
+        for pile in (state.drawn, state.rowing_pile):
+            marks = [0.0] * N
+            for card in pile:
+                self._one(marks, 0, self.nav_index, state.table.navcards[card].id)
+            out += marks
+        return out
+
+    # ------------------------------------------------------------------ memory
+
+    def learn(self, seen: dict, events: list, viewer) -> dict:
+        """``seen`` ({character: K kind counts}) after ``viewer`` saw ``events`` (its own
+        log entries): a card it saw go into another character's hand with its kind shown is
+        counted there, one that comes out with its kind shown is taken off, and one that
+        comes out unseen makes it forget that hand (it cannot tell which card left). Only
+        what the entries show: no card's id is followed."""
+        index = self.kind_index
+        for event in events:
+            if event.get("type") != "move":
+                continue
+            kind = event.get("kind")
+            source, target = event.get("from"), event.get("to")
+            if type(source) is str and source.startswith("hand:"):
+                who = source[5:]
+                if who != viewer and who in seen:
+                    i = index.get(kind) if kind is not None else None
+                    if i is None:
+                        seen = {k: v for k, v in seen.items() if k != who}
+                    elif seen[who][i]:
+                        counts = list(seen[who])
+                        counts[i] -= 1
+                        seen = {**seen, who: tuple(counts)}
+            if type(target) is str and target.startswith("hand:") and kind is not None:
+                who = target[5:]
+                i = index.get(kind)
+                if who != viewer and i is not None:
+                    counts = list(seen.get(who, (0,) * len(self.kinds)))
+                    counts[i] += 1
+                    seen = {**seen, who: tuple(counts)}
+        return seen
+
+    def seen_vector(self, seen: dict) -> list:
+        """``seen`` as C x K numbers (counts/3, in content order)."""
         K = len(self.kinds)
         out = [0.0] * self.knowledge_size
-        known = known_cards(game, character, game.events_for(character), game.view(character))
-        kinds = game.state.table.kinds
-        for who, other in game.state.characters.items():
+        for who, counts in seen.items():
             i = self.char_index.get(who)
-            if i is None or who == character:
+            if i is None:
                 continue
-            self._count(out, i * K, [kinds[c] for c in other.hand if c in known])
+            for k, count in enumerate(counts):
+                if count:
+                    out[i * K + k] = min(count / 3, 1.0)
         return out
+
+
+def decision_of(game, character: str) -> dict | None:
+    """``character``'s decision as its view shows it (``view["decision"]``), or None when it
+    is not pending."""
+    top = game.top
+    for decision in game.pending:
+        if decision.by == character:
+            if top is None:
+                return None
+            shown = top.private(game, character) or {}
+            shown.setdefault("kind", str(decision.kind))
+            if "cards" in shown and not shown["cards"]:
+                del shown["cards"]
+            return shown
+    return None
+
+
+# ---------------------------------------------------------------------- what players remember
+
+DIGEST_WORDS = 8            # a digest in a tensor: 8 numbers of 16 bits each (128 bits)
+DIGEST_BYTES = 2 * DIGEST_WORDS
+RECALL_WORDS = 2 * DIGEST_WORDS     # the public digest, then the player's own
+
+
+def _words(digest: bytes) -> list:
+    """A digest as ``DIGEST_WORDS`` numbers k / 65536 (16 bits each: exact in float32)."""
+    return [word / 65536 for word in struct.unpack(f">{DIGEST_WORDS}H", digest)]
+
+
+def _digest(previous: bytes, piece: str) -> bytes:
+    return hashlib.blake2b(previous + piece.encode(), digest_size=DIGEST_BYTES).digest()
+
+
+def _piece(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Private:
+    """A player's own record: the chained digest of what only it saw (its character, love
+    and hate at the deal, the hidden fields it was let see, the decisions it was shown), each
+    piece with the step it came in; its ``seen``; its pieces, newest first, as nested pairs.
+    Immutable: an update makes a new one, so copies share it."""
+
+    __slots__ = ("digest", "pieces", "seen", "seen_numbers", "words")
+
+    def __init__(self, digest: bytes, pieces, seen, seen_numbers: tuple = (None, None)):
+        self.digest, self.pieces, self.seen, self.seen_numbers = \
+            digest, pieces, seen, seen_numbers
+        self.words = None       # seen and the digest as tensor entries, once asked
+
+
+class Recall:
+    """What every player remembers, move by move (see the module's docstring).
+
+    A player's information state is the public record (what everyone saw at each step: the
+    log entries with the secret fields left out, who was pending) together with its own
+    record (the secret fields it was let see, the decisions it was shown, at the step it saw
+    them): the two give back exactly its view of every step, and its view of every step gives
+    back the two. So the digest of a player is made of two chained digests: the public one,
+    one piece a step for everyone, and its own, one piece at the steps where it saw something
+    the others did not.
+
+    ``Recall(encoder, game, seats)`` right after the deal; ``step(game)`` after every move (it
+    notes the log's end, who is pending and what each pending player is shown: a few
+    lookups); ``digests(game, c)`` is ``c``'s pair of digests now (the public one and its
+    own; ``c`` None: the spectator, who has no own one), after bringing the records up to
+    date, which reads only the log entries added since: each entry once, for everyone.
+    ``read`` counts the log entries read, for the tests."""
+
+    def __init__(self, encoder: "Encoder", game, seats: list):
+        self.encoder = encoder
+        self.chain = None           # the steps, newest first: (log end, pending, shown, older)
+        self.count = 0
+        self.read = 0
+        self.pending_texts: dict = {}
+        self.public = (_digest(b"", "public"), 0, 0, None)    # digest, steps, log, pieces
+        self.public_words = _words(self.public[0])
+        self.private = {}
+        for viewer in seats:
+            me = game.state.characters[viewer]
+            piece = _piece([0, "player", viewer, me.love, me.hate])
+            self.private[viewer] = Private(_digest(b"", piece), (piece, None), {})
+        self.step(game)
+
+    def copy(self) -> "Recall":
+        other = Recall.__new__(Recall)
+        other.encoder = self.encoder
+        other.chain = self.chain
+        other.count = self.count
+        other.read = self.read
+        other.pending_texts = self.pending_texts     # texts of who is pending: the same anywhere
+        other.public = self.public
+        other.public_words = self.public_words
+        other.private = dict(self.private)
+        return other
+
+    def __deepcopy__(self, memo) -> "Recall":
+        return self.copy()
+
+    def __reduce__(self):
+        # pickled flat: the nested pairs would be as deep as the game is long
+        steps = []
+        node = self.chain
+        while node is not None:
+            steps.append(node[:3])
+            node = node[3]
+        digest, count, log, pieces = self.public
+        private = {v: (p.digest, _flatten(p.pieces), p.seen) for v, p in self.private.items()}
+        return (_recall, (self.encoder, steps, self.count, self.read,
+                          (digest, count, log, _flatten(pieces)), private))
+
+    def step(self, game) -> None:
+        """Note the step just taken: the log's end, who is pending (public), what each
+        pending player is shown (its view's ``decision``: the supply cards passed to it, the
+        navigation cards it chooses from), each as text."""
+        pending = tuple(game.pending)
+        texts = self.pending_texts
+        text = texts.get(pending)
+        if text is None:
+            if len(texts) > 10_000:
+                texts.clear()
+            text = texts[pending] = repr([d.data() for d in pending])
+        shown = None
+        top = game.top
+        if top is not None and type(top).private is not Stage.private:
+            for decision in pending:
+                private = top.private(game, decision.by)
+                if private:
+                    if shown is None:
+                        shown = {}
+                    shown[decision.by] = repr(private)
+        self.chain = (len(game.log), text, shown, self.chain)
+        self.count += 1
+
+    def digests(self, game, viewer) -> tuple:
+        """``(public digest, own digest or None)`` of ``viewer`` now."""
+        if self.public[1] != self.count:
+            self._update(game)
+        return self.public[0], None if viewer is None else self.private[viewer].digest
+
+    def _update(self, game) -> None:
+        """Bring the public record and every player's own record up to date."""
+        digest, done, start, pieces = self.public
+        steps = []
+        node = self.chain
+        for _ in range(self.count - done):
+            steps.append(node)
+            node = node[3]
+        steps.reverse()
+        log, secrets = game.log, game.secrets
+        self.read += len(log) - start
+        learn = self.encoder.learn
+        private = self.private
+        extras: dict = {}           # viewer: [texts] of this step
+        for number, (end, pending, shown, _) in enumerate(steps, done + 1):
+            texts = []
+            moves = []              # (event as everyone sees it, secret or None)
+            for index in range(start, end):
+                event = log[index]
+                secret = secrets.get(index)
+                if secret is None:
+                    texts.append(repr(event))
+                    if event["type"] == "move" and _touches_hand(event):
+                        moves.append((event, None, event))
+                    continue
+                public_hidden = secret.hidden_from(None)
+                redacted = redact(event, public_hidden)
+                texts.append(repr(redacted))
+                # each one the secret names sees the event as events_for shows it to it (a
+                # narrower audience, ``Secret.more``, may see more: a card's new id)
+                for viewer in _named(secret):
+                    if viewer in private:
+                        hidden = secret.hidden_from(viewer)
+                        if hidden != public_hidden:
+                            seen = redact(event, hidden) if hidden else event
+                            extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                if event["type"] == "move" and _touches_hand(event):
+                    moves.append((redacted, secret, event))
+            piece = f"{' '.join(texts)} {pending}"
+            digest = _digest(digest, piece)
+            pieces = (piece, pieces)
+            if shown is not None:
+                for viewer, text in shown.items():
+                    if viewer in private:
+                        extras.setdefault(viewer, []).append(f"shown:{text}")
+            for _, audience, event in moves:
+                # only those for whom the move tells something about another's hand
+                for viewer, record in private.items():
+                    if record.seen is None:
+                        continue
+                    if audience is None:
+                        shown = event
+                    else:
+                        hidden = audience.hidden_from(viewer)
+                        shown = redact(event, hidden) if hidden else event
+                    seen = learn(record.seen, (shown,), viewer)
+                    if seen is not record.seen:
+                        private[viewer] = Private(record.digest, record.pieces, seen,
+                                                  record.seen_numbers)
+            if extras:
+                for viewer, seen_texts in extras.items():
+                    record = private[viewer]
+                    mine = f"{number} {' '.join(seen_texts)}"
+                    private[viewer] = Private(_digest(record.digest, mine),
+                                              (mine, record.pieces), record.seen,
+                                              record.seen_numbers)
+                extras = {}
+            start = end
+        self.public = (digest, self.count, start, pieces)
+        self.public_words = _words(digest)
+
+    def seen(self, game, viewer) -> dict:
+        """``seen`` of ``viewer``'s memory (worked out from the whole log once, in a resampled
+        world)."""
+        if self.public[1] != self.count:
+            self._update(game)
+        record = self.private[viewer]
+        if record.seen is None:
+            events = game.events_for(viewer)
+            self.read += len(events)
+            record = self.private[viewer] = Private(record.digest, record.pieces,
+                                                    self.encoder.learn({}, events, viewer))
+        return record.seen
+
+    def numbers(self, game, viewer) -> tuple:
+        """``viewer``'s memory as tensor entries, in two lists: the public digest
+        (``DIGEST_WORDS`` numbers, ``_words``), then ``seen`` (C x K, ``Encoder.seen_vector``;
+        for the spectator, what everyone saw) and its own digest (the spectator's is 0)."""
+        if self.public[1] != self.count:
+            self._update(game)
+        if viewer is None:
+            return self.public_words, \
+                self.encoder.seen_vector(self.public_seen(game)) + [0.0] * DIGEST_WORDS
+        seen = self.seen(game, viewer)
+        record = self.private[viewer]
+        if record.words is None or record.seen_numbers[0] is not seen:
+            record.seen_numbers = (seen, self.encoder.seen_vector(seen))
+            record.words = record.seen_numbers[1] + _words(record.digest)
+        return self.public_words, record.words
+
+    def public_seen(self, game) -> dict:
+        """``seen`` for the spectator: the kinds everyone saw go into each hand (worked out
+        from the whole public log: the public observer is seldom asked)."""
+        events = game.events_for(None)
+        self.read += len(events)
+        return self.encoder.learn({}, events, None)
+
+    def resampled(self, game, keep: str) -> "Recall":
+        """The recall of ``game``, a world dealt again for ``keep`` (``Game.determinize``):
+        the public record and ``keep``'s own are this one's (the world shows them the same);
+        the world has no past of its own for the others, whose own record starts again from
+        what they hold in it now."""
+        other = self.copy()
+        if other.public[1] != other.count:
+            other._update(game)
+        kinds = game.state.table.kinds
+        for viewer in list(other.private):
+            if viewer == keep:
+                continue
+            me = game.state.characters[viewer]
+            piece = _piece([other.count, "resampled", viewer, me.love, me.hate,
+                            [kinds[c] for c in me.hand], decision_of(game, viewer)])
+            other.private[viewer] = Private(_digest(b"", piece), (piece, None), None)
+        return other
+
+    def transcript(self, game, viewer) -> list:
+        """What ``viewer``'s digest is made of: the public pieces, oldest first, then (for a
+        player) its own pieces, each opening with its step."""
+        if self.public[1] != self.count:
+            self._update(game)
+        out = _flatten(self.public[3])
+        if viewer is not None:
+            out += _flatten(self.private[viewer].pieces)
+        return out
+
+
+def _named(secret) -> list:
+    """Every character a secret or its narrower secrets (``Secret.more``) name, once each."""
+    found: list = []
+    while secret is not None:
+        found.extend(c for c in secret.audience if c not in found)
+        secret = secret.more
+    return found
+
+
+def _touches_hand(event: dict) -> bool:
+    """Whether a move may tell a viewer something about a hand (``Encoder.learn``): it
+    leaves a hand, or enters one with its kind (shown to someone)."""
+    source, target = event.get("from"), event.get("to")
+    return (type(source) is str and source.startswith("hand:")) or \
+        ("kind" in event and type(target) is str and target.startswith("hand:"))
+
+
+def _flatten(pieces) -> list:
+    out = []
+    while pieces is not None:
+        out.append(pieces[0])
+        pieces = pieces[1]
+    out.reverse()
+    return out
+
+
+def _nest(pieces: list):
+    nested = None
+    for piece in pieces:
+        nested = (piece, nested)
+    return nested
+
+
+def _recall(encoder: "Encoder", steps: list, count: int, read: int, public: tuple,
+            private: dict) -> Recall:
+    recall = Recall.__new__(Recall)
+    recall.encoder = encoder
+    chain = None
+    for end, pending, shown in reversed(steps):
+        chain = (end, pending, shown, chain)
+    recall.chain, recall.count, recall.read = chain, count, read
+    recall.pending_texts = {}
+    digest, done, log, pieces = public
+    recall.public = (digest, done, log, _nest(pieces))
+    recall.private = {v: Private(d, _nest(pieces), seen) for v, (d, pieces, seen) in private.items()}
+    recall.public_words = _words(digest)
+    return recall

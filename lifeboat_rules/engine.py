@@ -266,10 +266,9 @@ class Game:
         found = self._moves.get(key)
         if found is None:
             number = self.space.numberers
-            state = self.state
             found = self._moves[key] = {}
             for atype, listed in self._listing(character):
-                number[atype.name](state, character, atype, listed, found)
+                number[atype.name](self, character, atype, listed, found)
         return found
 
     def action_id(self, action: Mapping[str, object]) -> int:

@@ -26,58 +26,145 @@ core does not import this module.
   future: a search over true states (OpenSpiel's MCTS) sees the deck; over information sets,
   use ``Game.determinize`` (``lifeboat_rules.search``).
 * Observation (``observation_tensor``/``observation_string``): ``encoding.Encoder``'s vector,
-  and the player's view as JSON (``Game.view``). Information state: the same vector followed
-  by the kinds the player has seen go into other hands (``Encoder.knowledge``); the string is
-  the player's love and hate and its whole log as it saw it (``Game.events_for``), so two
-  histories the player can tell apart never share a string.
+  and the player's view as JSON (``Game.view``).
+* Information state (perfect recall): two chained 128-bit digests (``encoding.Recall``), the
+  public record (one piece a step: the log entries everyone saw, with their secret fields left
+  out, and who was pending) and the player's own (its character, love and hate, then what
+  only it saw, each piece with its step: the secret fields it was let see, the decision it
+  was shown, such as the supply cards passed to it and the navigation cards it chose from).
+  Together they give back exactly its view and log (``Game.events_for``) at every step. The
+  string is the player, its character, the step and both digests; the tensor is the
+  observation vector, ``public_recall`` (the public digest as 8 numbers of 16 bits, k /
+  65536), ``seen`` (the kinds the player saw go into other hands) and ``recall`` (its own
+  digest, 8 numbers). So two histories the player can tell apart give different strings and
+  tensors, and two it cannot give equal ones (up to a collision, odds about 2**-128). Both
+  are kept up to date step by step: a step notes who is pending and what each is shown, and
+  asking for an information state reads only the log entries added since the last time, once
+  for all the players, so its cost does not grow with the game.
+  ``LifeboatState.transcript(player)`` lists the pieces.
+* ``resample_from_infostate(player, sampler)``: a world dealt again through
+  ``Game.determinize`` (its seed from ``sampler``), with the same information state for
+  ``player``; OpenSpiel's ``ISMCTSBot`` plays the game as it is. The world has no step-by-step
+  past of its own: the others remember the public record and what they hold in it.
+* Observers (``make_py_observer``/``pyspiel.make_observer``): the player's own
+  (``private_info=SINGLE_PLAYER``, the default) or public facts only (``private_info=NONE``,
+  ``public_info=True``: the spectator's view, and with ``perfect_recall`` the public record).
+* Rewards: ``win`` is constant-sum (the shares add up to 1); ``score`` is general-sum, from 0
+  to ``max_score``, the best total the content allows.
+* Who is pending follows the ruleset: the default (R-WIN-2, public facts only), or
+  ``window_pending: holders`` as given (R-WIN-3: it tells who holds what, and so does
+  ``current_player``).
 """
 
 from __future__ import annotations
 
 import json
+import math
+from itertools import combinations
 
 import numpy as np
 import pyspiel
 
 import lifeboat_rules as lr
-from .encoding import Encoder
+from .encoding import DIGEST_WORDS, RECALL_WORDS, Encoder, Recall
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
 MAX_GAME_LENGTH = 10_000
 DEFAULTS = {"ruleset": "classic", "players": 6, "reward": "win"}
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="Python Lifeboat",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
 
 
-def max_score(ruleset) -> float:
-    """A bound on any score (R-SCORE): survival twice (a narcissist), every size (a
-    misanthrope), and every treasure doubled."""
-    content = ruleset.content
-    characters = content.characters.values()
-    treasure = 0
+def game_type(utility) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=NAME,
+        long_name="Python Lifeboat",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS)
+
+
+# reward "win" (the default): the shares of the win add up to 1 in every game
+GAME_TYPE = game_type(pyspiel.GameType.Utility.CONSTANT_SUM)
+SCORE_TYPE = game_type(pyspiel.GameType.Utility.GENERAL_SUM)
+
+
+def max_treasure(content, character) -> int:
+    """R-SCORE-3: the most treasure ``character`` can score: every treasure card in its hand
+    and in front of it, a set group at its best count, its ability's group doubled."""
+    groups: dict = {}
     for info in content.provisions.values():
+        if info.treasure_group is None:
+            continue
+        entry = groups.setdefault(info.treasure_group, {"points": 0, "cards": 0, "set": None})
         if info.treasure_set:
-            treasure += max(info.treasure_set)
+            entry["cards"] += info.count
+            entry["set"] = info.treasure_set
         else:
-            treasure += info.treasure_points * info.count
-    return float(2 * max(c.survival for c in characters) + sum(c.size for c in characters)
-                 + 2 * treasure)
+            entry["points"] += info.treasure_points * info.count
+    total = 0
+    for group, entry in groups.items():
+        value = entry["points"]
+        if entry["set"]:
+            table = entry["set"]
+            value += max(table[min(n, len(table) - 1)] for n in range(entry["cards"] + 1))
+        total += 2 * value if group == character.double_treasure else value
+    return total
+
+
+def max_score(ruleset, players: int) -> float:
+    """The best total any player can reach (R-SCORE), over every character it may play, every
+    love and hate card it may hold, and every set of ``players`` characters in play (R-SETUP-2,
+    R-SETUP-4: the love and hate cards name characters in play):
+
+    * its treasure, all of it, its ability's group doubled (``max_treasure``, R-SCORE-3);
+    * loving another that survives: its survival; hating another that died: its size
+      (R-SCORE-4); both on the same other: the better of the two (R-SCORE-7);
+    * loving itself: its survival twice (R-SCORE-5);
+    * hating itself: no survival of its own, the size of every other character that died
+      (R-SCORE-6), so every other character in play but a loved one that survives; loving
+      itself too, its survival once.
+
+    Every character's fate is free here (any may survive or die), which a game can reach. A
+    ruleset whose plugins score their own way (``lifeboat_score``) has no bound the content
+    can tell: infinity."""
+    rules = ruleset.rules
+    if rules.score_hook is not None:
+        return math.inf
+    content = ruleset.content
+    chars = content.characters
+    best = 0
+    for me, info in chars.items():
+        others = [c for c in chars if c != me]
+        for company in combinations(others, players - 1):
+            treasure = max_treasure(content, info)
+            for love in (me,) + company:
+                for hate in (me,) + company:
+                    total = treasure
+                    if hate == me:                                   # R-SCORE-6
+                        died = [c for c in company if c != love]
+                        total += sum(chars[c].size for c in died)
+                        total += chars[love].survival               # R-SCORE-4 / -5 once
+                        if love != me:
+                            # the loved one may die instead: its size, not its survival
+                            total = max(total, treasure + sum(chars[c].size for c in company))
+                    elif love == me:                                 # R-SCORE-5
+                        total += 2 * info.survival + chars[hate].size
+                    elif love == hate:                               # R-SCORE-7
+                        total += info.survival + max(chars[love].survival, chars[love].size)
+                    else:                                            # R-SCORE-2, -4
+                        total += info.survival + chars[love].survival + chars[hate].size
+                    best = max(best, total)
+    return float(best)
 
 
 class LifeboatGame(pyspiel.Game):
@@ -93,15 +180,16 @@ class LifeboatGame(pyspiel.Game):
             raise ValueError(f"reward is 'win' or 'score', not {self.reward!r}")
         sample = lr.new_game(self.ruleset, players=self.players, seed=0)   # checks the count
         self.encoder = Encoder(self.ruleset, self.players)
+        win = self.reward == "win"
         info = pyspiel.GameInfo(
             num_distinct_actions=sample.num_actions,
             max_chance_outcomes=256,
             num_players=self.players,
-            min_utility=0.0,
-            max_utility=1.0 if self.reward == "win" else max_score(self.ruleset),
-            utility_sum=None,
+            min_utility=0.0,        # every part of a score is 0 or more (R-SCORE)
+            max_utility=1.0 if win else max_score(self.ruleset, self.players),
+            utility_sum=1.0 if win else None,
             max_game_length=MAX_GAME_LENGTH)
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(GAME_TYPE if win else SCORE_TYPE, info, params)
 
     def new_initial_state(self):
         return LifeboatState(self)
@@ -118,8 +206,9 @@ class Shared:
     ``clone`` deep-copies every attribute of a Python state, and its ``serialize`` pickles
     them: this one pickles as its parameters)."""
 
-    def __init__(self, ruleset, players: int, reward: str, spec):
+    def __init__(self, ruleset, players: int, reward: str, spec, encoder):
         self.ruleset, self.players, self.reward, self.spec = ruleset, players, reward, spec
+        self.encoder = encoder
 
     def __deepcopy__(self, memo):
         return self
@@ -129,7 +218,8 @@ class Shared:
 
 
 def _shared(spec, players: int, reward: str) -> Shared:
-    return Shared(lr.load_ruleset(spec), players, reward, spec)
+    ruleset = lr.load_ruleset(spec)
+    return Shared(ruleset, players, reward, spec, Encoder(ruleset, players))
 
 
 class Dealt:
@@ -150,15 +240,40 @@ def _dealt(data: dict) -> Dealt:
     return Dealt(lr.Game.from_dict(data))
 
 
+class Vectors:
+    """The public part of the vectors of one step, made when first asked (a copy starts
+    without it)."""
+
+    def __init__(self, step: int):
+        self.step = step
+        self.public = None
+        self.recall = None      # with the public digest after it
+        self.deciding: set = set()
+
+    def __deepcopy__(self, memo):
+        return Vectors(-1)
+
+    def __reduce__(self):
+        return (Vectors, (-1,))
+
+
+# what an observer shows: (perfect recall?, private facts?)
+OBSERVATION, INFORMATION, PUBLIC, PUBLIC_RECORD = (False, True), (True, True), (False, False), \
+    (True, False)
+
+
 class LifeboatState(pyspiel.State):
     """A game of Lifeboat before (chance: the seed's bytes) and after the deal."""
 
     def __init__(self, game: LifeboatGame):
         super().__init__(game)
-        self.shared = Shared(game.ruleset, game.players, game.reward, game.spec)
+        self.shared = Shared(game.ruleset, game.players, game.reward, game.spec, game.encoder)
         self.seed_bytes: list = []
         self.dealt = None           # Dealt, once the four bytes are drawn
         self.seats: list = []
+        self.recall = None          # encoding.Recall, once dealt
+        self.vectors = Vectors(-1)
+        self.to_move = (-1, None)   # (step, current player)
 
     @property
     def game(self):
@@ -168,31 +283,48 @@ class LifeboatState(pyspiel.State):
     # ------------------------------------------------------------------ OpenSpiel API
 
     def current_player(self):
-        if self.game is None:
+        if self.dealt is None:
             return pyspiel.PlayerId.CHANCE
-        if self.game.over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.seats.index(self.game.pending[0].by)
+        step = self.recall.count
+        if self.to_move[0] != step:     # asked many times a step: worked out once
+            game = self.dealt.game
+            player = pyspiel.PlayerId.TERMINAL if game.state.over else \
+                self.seats.index(game.pending[0].by)
+            self.to_move = (step, player)
+        return self.to_move[1]
 
     def _legal_actions(self, player):
-        if self.game is None or self.game.over or player != self.current_player():
+        if self.dealt is None or player != self.current_player() or player < 0:
             return []
-        return self.game.legal_ids(self.seats[player])
+        return self.dealt.game.legal_ids(self.seats[player])
+
+    def legal_actions(self, player=None):
+        """As OpenSpiel's, answered here for Python callers (``rl_environment``) without the
+        round trip through C++."""
+        if player is None:
+            player = self.current_player()
+        if self.dealt is None:
+            return list(range(256)) if player == pyspiel.PlayerId.CHANCE else []
+        return self._legal_actions(player)
 
     def chance_outcomes(self):
         assert self.game is None
         return [(byte, 1.0 / 256) for byte in range(256)]
 
     def _apply_action(self, action):
-        if self.game is None:
+        if self.dealt is None:
             self.seed_bytes.append(int(action))
             if len(self.seed_bytes) == SEED_BYTES:
                 seed = sum(b << (8 * i) for i, b in enumerate(self.seed_bytes))
                 shared = self.shared
-                self.dealt = Dealt(lr.new_game(shared.ruleset, players=shared.players, seed=seed))
-                self.seats = self.game.state.seats[:]
+                game = lr.new_game(shared.ruleset, players=shared.players, seed=seed)
+                self.dealt = Dealt(game)
+                self.seats = game.state.seats[:]
+                self.recall = Recall(shared.encoder, game, self.seats)
             return
-        self.game.apply_id(self.game.pending[0].by, int(action))
+        game = self.dealt.game
+        game.apply_id(game.pending[0].by, int(action))
+        self.recall.step(game)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -206,7 +338,7 @@ class LifeboatState(pyspiel.State):
         return f"action {action}"
 
     def is_terminal(self):
-        return self.game is not None and self.game.over
+        return self.dealt is not None and self.dealt.game.state.over
 
     def returns(self):
         if not self.is_terminal():
@@ -217,45 +349,131 @@ class LifeboatState(pyspiel.State):
         winners = result["winners"]
         return [1.0 / len(winners) if c in winners else 0.0 for c in self.seats]
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one: the world dealt again for it by
+        ``Game.determinize``, seeded from ``probability_sampler`` (a uniform draw in [0, 1));
+        its information state is this one's (see the module's docstring)."""
+        if self.dealt is None:
+            return self.clone()     # before the deal every player knows the same: nothing
+        seed = int(probability_sampler() * 2 ** 53)
+        other = self.clone()
+        character = self.seats[player_id]
+        world = self.dealt.game.determinize(character, seed)
+        other.dealt = Dealt(world)
+        other.recall = self.recall.resampled(world, character)
+        other.vectors = Vectors(-1)
+        other.to_move = (-1, None)
+        return other
+
     def __str__(self):
         if self.game is None:
             return f"dealing: seed bytes {self.seed_bytes}"
         return repr(self.game)
 
+    # ------------------------------------------------------------------ what a player knows
+
+    def observation_tensor(self, player=None):
+        return self.vector(OBSERVATION, self._player(player))
+
+    def information_state_tensor(self, player=None):
+        return self.vector(INFORMATION, self._player(player))
+
+    def observation_string(self, player=None):
+        return self.text(OBSERVATION, self._player(player))
+
+    def information_state_string(self, player=None):
+        return self.text(INFORMATION, self._player(player))
+
+    def _player(self, player) -> int:
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < self.shared.players:
+            raise pyspiel.SpielError(f"player {player} is not a player of this game")
+        return player
+
+    def transcript(self, player: int | None) -> list:
+        """The pieces the information-state digest of ``player`` (None: the public record)
+        is made of, oldest first (see the module's docstring)."""
+        if self.dealt is None:
+            return []
+        viewer = None if player is None else self.seats[player]
+        return self.recall.transcript(self.dealt.game, viewer)
+
+    def vector(self, mode: tuple, player: int) -> list:
+        """The tensor of an observer ``mode`` for ``player``, a new list: the public part
+        is made once a step for everyone, the rest is the player's own."""
+        encoder = self.shared.encoder
+        recall, private = mode
+        if self.dealt is None:
+            return [0.0] * (encoder.size + (encoder.knowledge_size + RECALL_WORDS
+                                            if recall else 0))
+        game = self.dealt.game
+        vectors = self.vectors
+        if vectors.step != self.recall.count:
+            vectors = self.vectors = Vectors(self.recall.count)
+            vectors.public = encoder.public(game)
+            vectors.deciding = {d.by for d in game.pending}
+        viewer = self.seats[player] if private else None
+        if recall:
+            public, own = self.recall.numbers(game, viewer)
+            if vectors.recall is None:
+                vectors.recall = vectors.public + public
+            values = vectors.recall + own
+        else:
+            values = vectors.public[:]
+        if private:
+            encoder.private(game, viewer, values, vectors.deciding)
+        return values
+
+    def text(self, mode: tuple, player: int) -> str:
+        """The string of an observer ``mode`` for ``player``."""
+        recall, private = mode
+        if self.dealt is None:
+            who = f"player {player}" if private else "public"
+            return f"{who}: dealing, {len(self.seed_bytes)} of {SEED_BYTES} seed bytes drawn"
+        game = self.dealt.game
+        viewer = self.seats[player] if private else None
+        if not recall:
+            return json.dumps(game.view(viewer), sort_keys=True, separators=(",", ":"))
+        public, own = self.recall.digests(game, viewer)
+        if not private:
+            return f"public, step {self.recall.count}, recall {public.hex()}"
+        return f"player {player} ({viewer}), step {self.recall.count}, recall {public.hex()} " \
+               f"{own.hex()}"
+
 
 class LifeboatObserver:
-    """Observation (``perfect_recall=False``) or information state (``True``) of a player."""
+    """An observer of ``python_lifeboat``: a player's observation (``perfect_recall=False``)
+    or information state (``True``); with ``private_info=NONE``, public facts only."""
 
     def __init__(self, game: LifeboatGame, iig_obs_type):
-        self.encoder = game.encoder
-        self.recall = iig_obs_type.perfect_recall
-        size = self.encoder.size + (self.encoder.knowledge_size if self.recall else 0)
+        encoder = game.encoder
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER and iig_obs_type.public_info:
+            has_private = True
+        elif private == pyspiel.PrivateInfoType.NONE and iig_obs_type.public_info:
+            has_private = False
+        else:
+            raise ValueError("python_lifeboat observes one player's facts with the public ones "
+                             "(private_info=SINGLE_PLAYER) or the public facts alone "
+                             "(private_info=NONE), with public_info=True")
+        self.mode = (bool(iig_obs_type.perfect_recall), has_private)
+        recall = self.mode[0]
+        size = encoder.size + (encoder.knowledge_size + RECALL_WORDS if recall else 0)
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[:self.encoder.size]}
-        if self.recall:
-            self.dict["seen"] = self.tensor[self.encoder.size:]
+        self.dict = {"observation": self.tensor[:encoder.size]}
+        if recall:
+            at = encoder.size
+            self.dict["public_recall"] = self.tensor[at:at + DIGEST_WORDS]
+            at += DIGEST_WORDS
+            self.dict["seen"] = self.tensor[at:at + encoder.knowledge_size]
+            self.dict["recall"] = self.tensor[at + encoder.knowledge_size:]
 
     def set_from(self, state: LifeboatState, player: int) -> None:
-        self.tensor.fill(0.0)
-        if state.game is None:
-            return
-        character = state.seats[player]
-        values = self.encoder.observation(state.game, character)
-        if self.recall:
-            values = values + self.encoder.knowledge(state.game, character)
-        self.tensor[:] = values
+        self.tensor[:] = state.vector(self.mode, player)
 
     def string_from(self, state: LifeboatState, player: int) -> str:
-        if state.game is None:
-            return f"player {player}: dealing"
-        game = state.game
-        character = state.seats[player]
-        if self.recall:
-            view = game.view(character)
-            return json.dumps({"player": player, "you": character, "love": view.get("love"),
-                               "hate": view.get("hate"), "log": game.events_for(character)},
-                              sort_keys=True, separators=(",", ":"))
-        return json.dumps(game.view(character), sort_keys=True, separators=(",", ":"))
+        return state.text(self.mode, player)
 
 
 class LifeboatBot(pyspiel.Bot):

@@ -66,3 +66,53 @@ class Rng:
 
     def choice(self, items):
         return items[self.below(len(items))]
+
+
+# --------------------------------------------------------------------------- card ids
+
+_ID_SALT = 0x6361726469647321     # keeps the key apart from the generator's own draws
+
+
+def card_key(seed: int) -> int:
+    """The key of a game's card ids, from its seed, without drawing from the game's generator
+    (the same seed deals the same game with or without it). Kept out of every view and event."""
+    return Rng(seed_state(seed) ^ _ID_SALT).next64()
+
+
+def card_id(key: int, serial: int) -> str:
+    """The ``serial``-th card id of a game (docs/api.md: a card's id is a secret like its kind):
+    ``p`` and eight hex digits, a keyed permutation of the serial (four Feistel rounds over
+    32 bits), so that ids never repeat within a game and say nothing about when or in what
+    order they were made to whoever does not hold the key."""
+    left, right = (serial >> 16) & 0xFFFF, serial & 0xFFFF
+    for round_key in _round_keys(key):
+        z = ((right ^ round_key) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        left, right = right, left ^ ((z ^ (z >> 31)) & 0xFFFF)
+    return f"p{left:04x}{right:04x}"
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def card_id_ok(card: str) -> bool:
+    """Whether ``card`` has the form of a card id: ``p`` and up to six digits (an explicit
+    position's numbers) or ``p`` and eight hex digits (``card_id``)."""
+    rest = card[1:]
+    return card[:1] == "p" and (
+        (rest.isdigit() and rest.isascii() and len(rest) <= 6)
+        or (len(rest) == 8 and all(c in _HEX for c in rest)))
+
+
+_ROUND_KEYS: dict = {}
+
+
+def _round_keys(key: int) -> tuple:
+    found = _ROUND_KEYS.get(key)
+    if found is None:
+        rng = Rng(key)
+        found = tuple(rng.next64() for _ in range(4))
+        if len(_ROUND_KEYS) > 4096:   # a search determinizes often: keep the few recent keys
+            _ROUND_KEYS.clear()
+        _ROUND_KEYS[key] = found
+    return found

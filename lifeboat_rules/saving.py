@@ -17,6 +17,7 @@ from . import declare
 from .effects import Secret, copy_log
 from .errors import ContentError
 from .records import Status, short
+from .rng import card_id_ok
 from .rules.scoring import score_game
 from .rulesets import Ruleset, ruleset_from_spec
 from .plugins import is_installed, plugin_target
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from .types import SavedGame
 
 FORMAT = "lifeboat_rules/game"
-VERSION = 2
+VERSION = 3
 WHERE = "<saved game>"
 MAX_LOG = 1_000_000
 
@@ -45,9 +46,18 @@ def to_dict(game: "Game") -> "SavedGame":
         "table": {"kinds": kinds, "navcards": navcards},
         "state": declare.dump(game.state),
         "log": copy_log(game.log, game.deep_events()),
-        "secrets": [[index, [*secret.audience], [*secret.hidden]]
-                    for index, secret in game.secrets.items()],
+        "secrets": [[index, [*part.audience], [*part.hidden]]
+                    for index, secret in game.secrets.items() for part in _parts(secret)],
     }
+
+
+def _parts(secret: Secret) -> list:
+    """A secret and the narrower ones it holds (``Secret.more``), each saved as one entry."""
+    parts = []
+    while secret is not None:
+        parts.append(secret)
+        secret = secret.more
+    return parts
 
 
 # --------------------------------------------------------------------------- the schema
@@ -98,7 +108,7 @@ def saved_game_schema(ruleset: Ruleset) -> dict:
                 "type": "object", "additionalProperties": False, "required": ["kinds", "navcards"],
                 "properties": {
                     "kinds": {"type": "object", "maxProperties": declare.MAX_ITEMS,
-                              "propertyNames": {"pattern": "^p[0-9]{1,6}$"},
+                              "propertyNames": {"pattern": CARD_ID},
                               "additionalProperties": text},
                     "navcards": {"type": "object", "maxProperties": declare.MAX_ITEMS,
                                  "additionalProperties": navcard}}},
@@ -108,7 +118,8 @@ def saved_game_schema(ruleset: Ruleset) -> dict:
                               "properties": {"type": text}}},
             "secrets": {"type": "array", "maxItems": MAX_LOG,
                         "description": "[index of an event in the log, the characters who may see "
-                                       "the fields, the fields]",
+                                       "the fields, the fields]; an event may have several "
+                                       "entries, one per audience",
                         "items": {"type": "array", "prefixItems": [
                             {"type": "integer", "minimum": 0, "maximum": MAX_LOG - 1}, names, names],
                             "minItems": 3, "maxItems": 3}},
@@ -207,9 +218,11 @@ def read(data: Any) -> tuple:
     # through in (end of round, scores) must not depend on how the game was stored
     state.characters = {cid: state.characters[cid] for cid in ruleset.content.characters
                         if cid in state.characters}
-    secrets = {index: Secret(tuple(audience), tuple(hidden))
-               for index, audience, hidden in data["secrets"]}
-    return ruleset, state, data["log"], secrets
+    secrets: dict = {}
+    for index, audience, hidden in reversed(data["secrets"]):
+        # entries of one event in the order saved: the first the widest (``Secret.more``)
+        secrets[index] = Secret(tuple(audience), tuple(hidden), secrets.get(index))
+    return ruleset, state, data["log"], dict(sorted(secrets.items()))
 
 
 def structure_problems(ruleset: Ruleset, data: dict) -> list:
@@ -284,6 +297,9 @@ def _ruleset(spec) -> Ruleset:
         raise ContentError(f"its ruleset cannot be loaded: {exc}", WHERE, "ruleset") from None
 
 
+CARD_ID = "^p([0-9]{1,6}|[0-9a-f]{8})$"    # rng.card_id_ok
+
+
 NAVCARD_KEYS = {"overboard", "thirst", "oar", "fight", "seagull"}
 
 
@@ -297,8 +313,9 @@ def _check_table(ruleset: Ruleset, table, problems: list) -> None:
         problems.append(("table.kinds", "must be an object"))
     else:
         for card, kind in kinds.items():
-            if not (card[:1] == "p" and card[1:].isdigit() and len(card) <= 7):
-                problems.append((f"table.kinds.{card}", "a card id is p followed by digits"))
+            if not card_id_ok(card):
+                problems.append((f"table.kinds.{card}", "a card id is p followed by up to 6 "
+                                                        "digits, or by 8 hex digits"))
             elif type(kind) is not str or kind not in provisions:
                 problems.append((f"table.kinds.{card}", f"unknown provision {short_value(kind)}"))
     if type(navcards) is not dict or len(navcards) > declare.MAX_ITEMS:

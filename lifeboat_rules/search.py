@@ -20,8 +20,12 @@ Scoring the world after a round rather than at the end of the game trades a litt
 much less noise: the next navigation card, a fight, a robbery decide most of what a move does,
 and a whole game played out adds ten rounds of dice on top.
 
-The budget is ``rollouts`` worlds a decision, or ``budget`` CPU seconds, whichever ends first
-(at least one world is always played). A decision with one move, or one move worth a search,
+The budget is ``rollouts`` worlds a decision, or ``budget`` CPU seconds, whichever ends first.
+The seconds are a hard bound: the clock is read before every move of a playout and before
+every world is dealt, and at the deadline the world being played is abandoned (a world counts
+only once every kept move has been played out in it). So a decision runs past its budget by
+at most one engine move or one deal, never by a playout. If no world was finished in time the
+bot takes the heuristic's favourite. A decision with one move, or one move worth a search,
 costs nothing.
 """
 
@@ -30,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .heuristic import HeuristicBot, Mind
 from .rules.scoring import treasure
@@ -48,15 +52,19 @@ class SearchBot:
     """Information-set Monte Carlo search (see the module's docstring).
 
     ``budget``: CPU seconds of this process a decision at most (``time.process_time``: on a
-    shared machine the bot plays the same whatever the load); ``rollouts``: worlds a decision
-    at most (None: only the time counts); ``candidates``: moves searched (the heuristic's best
+    shared machine the bot plays the same whatever the load), a hard bound (see the module's
+    docstring); ``rollouts``: worlds a decision at most (None: only the time counts); ``candidates``: moves searched (the heuristic's best
     ones); ``rounds``: how far each world is played before it is scored (None: to the end of
-    the game); ``temperature``: how much a point of expected lead is worth (``value``).
+    the game); ``temperature``: how much a point of expected lead is worth (``value``);
+    ``clock``: the seconds the budget is counted in (``time.process_time``; a test gives a
+    fake one).
     """
 
     def __init__(self, seed: int | None = None, budget: float = 0.45, rollouts: int | None = 4,
-                 candidates: int = 3, rounds: int | None = 1, temperature: float = 3.0) -> None:
+                 candidates: int = 3, rounds: int | None = 1, temperature: float = 3.0,
+                 clock: Callable[[], float] = time.process_time) -> None:
         self.random = random.Random(seed)
+        self.clock = clock
         self.budget = budget
         self.rollouts = rollouts
         self.candidates = candidates
@@ -70,7 +78,8 @@ class SearchBot:
         return game.action_dict(atype, character, values)
 
     def choose_move(self, game: Game, character: str) -> tuple[ActionType, tuple[object, ...]]:
-        began = time.process_time()
+        clock = self.clock
+        began = clock()
         moves = game.moves(character)
         self.last = {"worlds": 0, "seconds": 0.0}
         if len(moves) == 1:
@@ -79,34 +88,36 @@ class SearchBot:
         if len(kept) == 1:
             return kept[0]
         encode = game.space.encoders
-        state = game.state
-        ids = [encode[atype.name](state, character, values) for atype, values in kept]
+        ids = [encode[atype.name](game, character, values) for atype, values in kept]
         totals = [0.0] * len(kept)
         worlds = 0
         deadline = began + self.budget
-        while True:
+        while self.rollouts is None or worlds < self.rollouts:
+            if clock() >= deadline:
+                break
             seed = self.random.getrandbits(62)
             world = game.determinize(character, seed)
             values = []
             for number in ids:
-                if worlds and time.process_time() >= deadline:
+                if clock() >= deadline:
                     break       # out of time: a world half played is left out
                 sample = world.clone()
                 sample.apply_id(character, number)
-                values.append(self._playout(sample, character, seed))
+                result = self._playout(sample, character, seed, deadline)
+                if result is None:
+                    break
+                values.append(result)
             if len(values) < len(ids):
                 break
             totals = [t + v for t, v in zip(totals, values)]
             worlds += 1
-            if self.rollouts is not None and worlds >= self.rollouts:
-                break
-            if time.process_time() >= deadline:
-                break
-        means = [t / worlds for t in totals]
-        best = max(range(len(kept)), key=lambda i: (means[i], -i))
+        if worlds:
+            means = [t / worlds for t in totals]
+            best = max(range(len(kept)), key=lambda i: (means[i], -i))
+        else:
+            means, best = [], 0         # no world in time: the heuristic's favourite
         self.last = {"moves": [game.action_dict(a, character, v) for a, v in kept],
-                     "means": means, "worlds": worlds,
-                     "seconds": time.process_time() - began}
+                     "means": means, "worlds": worlds, "seconds": clock() - began}
         return kept[best]
 
     def shortlist(self, game, character: str, moves: list) -> list:
@@ -134,19 +145,23 @@ class SearchBot:
         scored.sort(key=lambda item: -item[0])
         return [(atype, values) for _, atype, values in scored[:self.candidates]]
 
-    def _playout(self, game, me: str, seed: int) -> float:
+    def _playout(self, game, me: str, seed: int, deadline: float) -> float | None:
         """Play the world on with the heuristic for everyone, to the end of the game or of
-        the ``rounds``-th round from now; ``me``'s value there."""
+        the ``rounds``-th round from now; ``me``'s value there, or None if the clock reaches
+        ``deadline`` first (read before every move)."""
         bot = HeuristicBot(seed)
+        clock = self.clock
         encode = game.space.encoders
         state = game.state
         stop = None if self.rounds is None else state.round + self.rounds
         for _ in range(MAX_ROLLOUT_DECISIONS):
             if state.over or (stop is not None and state.round >= stop):
                 break
+            if clock() >= deadline:
+                return None
             who = game.pending[0].by
             atype, values = bot.choose_move(game, who)
-            game.apply_id(who, encode[atype.name](state, who, values))
+            game.apply_id(who, encode[atype.name](game, who, values))
             state = game.state
         return value(game, me, self.temperature)
 

@@ -2,8 +2,9 @@
 
 ``State`` is everything that changes during a game; ``Table`` what is fixed once the game is
 set up (which kind each provision card is, the navigation cards in play), shared by copies.
-Provision cards are instance ids (``p1``, ``p2``...), navigation cards their content ids;
-zones hold ids. There is no logic here beyond what a field means (status from damage).
+Provision cards are instance ids, navigation cards their content ids; zones hold ids. A
+provision card's id changes whenever it goes into a hand (``State.new_card_id``, docs/api.md),
+so that an id never lets a player follow a card into a hand it may not see. There is no logic here beyond what a field means (status from damage).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .declare import (ACTION, CARD, CHARACTER, MARKER, NAVCARD, big, copy_json, 
                       integer, lists, maybe_name, name, names, record_map, records, shared,
                       stages, state, value, word)
 from .records import Phase, Status
+from .rng import card_id
 
 MAX_SIZE = 100          # content schema: sizes 1..100
 MAX_DAMAGE = 10_000
@@ -89,43 +91,57 @@ class Stake:
     amount: int = integer(high=1000, doc="healing of a cannibalism")
 
 
-@attrs.frozen(slots=True)
 class Table:
-    """What is fixed once a game is set up: each provision card's kind, the navigation cards
-    in play. Shared by every copy of the game; saved as ``kinds`` and ``navcards``."""
-    kinds: dict               # card id -> provision kind
-    navcards: dict            # navigation card id -> NavigationCard
-    card_ids: tuple = attrs.field(init=False, eq=False, repr=False)
-    nav_ids: tuple = attrs.field(init=False, eq=False, repr=False)
-    card_index: dict = attrs.field(init=False, eq=False, repr=False)
-    nav_index: dict = attrs.field(init=False, eq=False, repr=False)
-    _navcards_data: dict | None = attrs.field(init=False, eq=False, repr=False, default=None)
-    _counts: dict = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    """Which kind each provision card is, by the card's id now, and the navigation cards in
+    play. A card's id changes whenever the card goes into a hand (docs/api.md: a card's id is
+    a secret like its kind), so ``kinds`` changes with the game: each copy of a game has its
+    own (a copy of the dict); the navigation cards are fixed and shared by every copy. Saved
+    as ``kinds`` and ``navcards``."""
 
-    def __attrs_post_init__(self):
+    __slots__ = ("kinds", "navcards", "nav_ids", "nav_index", "_navcards_data", "_counts")
+
+    def __init__(self, kinds: dict, navcards: dict):
+        self.kinds = kinds        # card id -> provision kind
         # one order whatever order the ids came in (a saved game's keys have none): the
-        # integer actions number cards and navigation cards in it
-        object.__setattr__(self, "kinds", dict(sorted(self.kinds.items(),
-                                                      key=lambda item: (len(item[0]), item[0]))))
-        object.__setattr__(self, "navcards", dict(sorted(self.navcards.items())))
-        object.__setattr__(self, "card_ids", tuple(self.kinds))
-        object.__setattr__(self, "nav_ids", tuple(self.navcards))
-        object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.kinds)})
-        object.__setattr__(self, "nav_index", {c: i for i, c in enumerate(self.navcards)})
+        # integer actions number navigation cards in it
+        self.navcards = dict(sorted(navcards.items()))   # navigation card id -> NavigationCard
+        self.nav_ids = tuple(self.navcards)
+        self.nav_index = {c: i for i, c in enumerate(self.navcards)}
+        self._navcards_data: dict | None = None
+        self._counts: dict = {}   # kinds -> how many cards: the same whatever the ids, shared
+
+    def copy(self) -> "Table":
+        """A copy with its own ``kinds`` (the rest is fixed, and shared)."""
+        new = object.__new__(Table)
+        new.kinds = self.kinds.copy()
+        new.navcards = self.navcards
+        new.nav_ids = self.nav_ids
+        new.nav_index = self.nav_index
+        new._navcards_data = self._navcards_data
+        new._counts = self._counts
+        return new
 
     @property
     def navcards_data(self) -> dict:
         """The navigation cards as a saved game holds them (worked out when first asked: the
-        table never changes)."""
+        navigation cards never change)."""
         found = self._navcards_data
         if found is None:
             found = {nid: {k: v for k, v in card.data().items() if k != "id"}
                      for nid, card in self.navcards.items()}
-            object.__setattr__(self, "_navcards_data", found)
+            self._navcards_data = found
         return found
 
     def count_of(self, kinds: frozenset) -> int:
         """How many cards of the game are of one of ``kinds`` (worked out once per set)."""
+        found = self._counts.get(kinds)
+        if found is None:
+            found = self._counts[kinds] = sum(1 for k in self.kinds.values() if k in kinds)
+        return found
+
+    def count_of(self, kinds: frozenset) -> int:
+        """How many cards of the game are of one of ``kinds`` (worked out once per set: ids
+        change, the cards do not)."""
         found = self._counts.get(kinds)
         if found is None:
             found = self._counts[kinds] = sum(1 for k in self.kinds.values() if k in kinds)
@@ -144,7 +160,7 @@ class Table:
 @state
 class State:
     """Everything that changes during a game."""
-    table: Table = shared()
+    table: Table = shared(copied=True)
     characters: dict = record_map(Character, doc="every character in play, in content order")
     seats: list = names(CHARACTER, doc="on board, bow to stern")
     supply: list = names(CARD, doc="the supply deck, top first")
@@ -166,8 +182,20 @@ class State:
     offer_counter: int = integer()
     card_markers: dict = lists(CARD, key=MARKER, doc="marker -> the cards holding it")
     rng: int = big(doc="the state of the random generator (SplitMix64)")
+    card_key: int = big(doc="the key card ids are made with (rng.card_id): seen by no player")
+    card_serial: int = integer(high=(1 << 32) - 1, doc="how many card ids were made")
     adrift: list = names(doc="positions seen at the start of a round with nobody awake (R-END-2)")
     result: dict | None = data()
+
+    def new_card_id(self) -> str:
+        """A fresh card id (docs/api.md: a card gets one whenever it goes into a hand)."""
+        kinds = self.table.kinds
+        while True:
+            serial = self.card_serial
+            self.card_serial = serial + 1
+            made = card_id(self.card_key, serial)
+            if made not in kinds:   # a copy given another key (determinize) could meet an id
+                return made
 
     if TYPE_CHECKING:   # made by the declaration (declare.py)
         def clone(self) -> State: ...

@@ -74,8 +74,13 @@ class _ActionBase(TypedDict):
     by: str
 
 
-class PickAction(_ActionBase):
+class _PickAction(_ActionBase):
     type: Literal["pick"]
+
+
+class PickAction(_PickAction, total=False):
+    """``card`` is always given, except in an ``action`` event shown to another player (the
+    card kept is secret, R-SUPPLY-1)."""
     card: str
 
 
@@ -301,11 +306,12 @@ class _RobbedEvent(TypedDict):
     type: Literal["robbed"]
     character: str
     target: str
-    card: Union[str, None]
 
 
 class RobbedEvent(_RobbedEvent, total=False):
-    """``card`` None: nothing was there. ``kind`` for whoever may see the card."""
+    """``card`` None: nothing was there; else the card's new id, for the robber only (a card's
+    id is a secret like its kind). ``kind`` for whoever may see the card."""
+    card: Union[str, None]
     kind: str
 
 
@@ -471,11 +477,15 @@ class MarkerEvent(TypedDict):
     value: bool
 
 
-class CardMarkerEvent(TypedDict):
+class _CardMarkerEvent(TypedDict):
     type: Literal["card_marker"]
-    card: str
     marker: str
     value: bool
+
+
+class CardMarkerEvent(_CardMarkerEvent, total=False):
+    """``card``: left out for all but the owner when the card is in a hand."""
+    card: str
 
 
 # ``from`` is a Python keyword: these classes are made the functional way
@@ -485,8 +495,8 @@ _MoveEvent = TypedDict("_MoveEvent", {"type": Literal["move"], "from": str, "to"
 class MoveEvent(_MoveEvent, total=False):
     """A card between zones (``hand:<c>``, ``front:<c>``, ``supply``, ``passing``,
     ``discard``, ``removed``) or a navigation card between places (``navigation``, ``drawn``,
-    ``rowing_pile``, ``current``). ``kind`` (provisions) and ``card`` (navigation cards) only
-    for whoever may see them."""
+    ``rowing_pile``, ``current``). ``kind`` and ``card`` only for whoever may see them (a
+    provision going into a hand: its new id for its new owner only, docs/api.md)."""
     card: str
     kind: str
 

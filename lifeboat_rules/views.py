@@ -127,10 +127,8 @@ def events_for(game: "Game", viewer: str | None, since: int = 0) -> "list[Event]
     for index in range(since, len(log)):
         event = log[index]
         secret = secrets.get(index)
-        if secret is not None and (viewer is None or viewer not in secret.audience):
-            out.append(redact(event, secret.hidden))
-        else:
-            out.append(copy_event(event))
+        hidden = secret.hidden_from(viewer) if secret is not None else ()
+        out.append(redact(event, hidden) if hidden else copy_event(event))
     return out
 
 

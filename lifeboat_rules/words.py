@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import yaml
 
+from .rng import card_id_ok
 from .views import redact
 
 if TYPE_CHECKING:
@@ -391,7 +392,8 @@ class _Words:
             return self.nav(value)
         if name == "card":
             return self.kind_card(kind) if isinstance(kind, str) else text("a_card", self.lang)
-        if value in self.card_ids():   # a card's instance id: never shown, its kind unsaid
+        if value in self.card_ids() or card_id_ok(value):
+            # a card's instance id (one it has now, or had: ids change): never shown
             return text("a_card", self.lang)
         return _from_id(value)
 
@@ -1134,7 +1136,7 @@ class FeedReader:
             return []
         start = self.upto
         told = self._feed.entries(self.game.events_for(self.viewer, start), start, self._last)
-        self.upto = len(log)
+        self.upto = self._feed.stopped    # passes the log ends on are read again next time
         if told:
             self._last = told[-1]["text"]
         return told
@@ -1148,18 +1150,21 @@ class _Feed(_Words):
         self.request: dict = {}     # this turn's swap, robbery or cannibalism
         self.sides: dict = {}       # the fight going on: side -> [characters]
         self.won: str | None = None  # which side won this turn's fight
+        self.stopped = 0            # where the last ``entries`` stopped telling (log index)
 
     def entries(self, events: list, start: int, last: str | None = None) -> list:
         """The entries of ``events`` (log index ``start`` on); ``last``: the text of the entry
         told just before them, if any."""
         out: list = []
         i, count = 0, len(events)
+        self.stopped = start + count      # the log index of the first event not told
         while i < count:
             event = events[i]
             kind = event.get("type")
             if kind == "action" and self.passing(events, i):
                 j, sentence = self.pass_run(events, i)
                 if j is None:   # passes the log ends on: told once they are all known
+                    self.stopped = start + i
                     break
             elif kind == "action":
                 end = i + 1

@@ -54,6 +54,16 @@ def test_lab_scaling_measures_each_kind_of_bot(tmp_path):
     assert (tmp_path / "r" / "summary.json").exists()
 
 
+@pytest.mark.slow   # quicker neighbour in the fast subset: test_bench_prints_the_ratios
+def test_adapters_prints_the_ratios():
+    """benchmarks/adapters.py: rl_environment beside the integer API, and the information
+    state's cost early and late (OpenSpiel, from the rl extra)."""
+    pytest.importorskip("pyspiel", reason="needs the rl extra: pip install -e '.[rl]'")
+    out = run("benchmarks/adapters.py", "--games", "2")
+    assert "ratio rl_environment / raw:" in out
+    assert "ratio move 200 / move 10" in out
+
+
 @pytest.mark.slow
 def test_feed_lines_compares_the_feed_with_every_event_worded():
     out = run("benchmarks/feed_lines.py", "1")

@@ -173,8 +173,74 @@ def test_search_budget_in_seconds_stops_the_search():
     game = lr.new_game("classic", players=6, seed=2)
     bot = SearchBot(seed=1, rollouts=None, budget=0.0)
     who = game.pending[0].by
+    action = bot.choose(game, who)
+    assert bot.last["worlds"] == 0 and action in game.legal_actions(who)
+
+
+class FakeClock:
+    """A clock whose time is the work done: one second per engine move (``work``)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def counting_moves(monkeypatch, clock: FakeClock) -> list:
+    """Every ``Game.apply_id`` costs one second of ``clock``; the list gets each move's start."""
+    started = []
+    apply_id = lr.Game.apply_id
+
+    def counted(game, character, number):
+        started.append(clock.now)
+        clock.now += 1.0
+        return apply_id(game, character, number)
+
+    monkeypatch.setattr(lr.Game, "apply_id", counted)
+    return started
+
+
+@pytest.mark.parametrize("budget", [3.0, 30.0, pytest.param(300.0, marks=pytest.mark.slow)])
+def test_search_budget_is_a_hard_bound(monkeypatch, budget):
+    """No engine move of a playout starts at or after the deadline, whatever the budget: a
+    playout is abandoned at the deadline, not finished (before, the first world was always
+    played to its end: up to a whole playout over)."""
+    clock = FakeClock()
+    started = counting_moves(monkeypatch, clock)
+    ruleset = lr.load_ruleset("classic")
+    decisions = 0
+    for seed in range(2):
+        game = lr.new_game(ruleset, players=6, seed=seed)
+        bot = SearchBot(seed=seed, rollouts=None, budget=budget, clock=clock)
+        for _ in range(25):
+            who = game.pending[0].by
+            begin = clock.now
+            del started[:]
+            action = bot.choose(game, who)
+            if bot.last.get("moves"):
+                decisions += 1
+                assert started and max(started) < begin + budget, (budget, max(started), begin)
+                assert clock.now <= begin + budget + 1       # the last move ends by then
+            game.apply(action)
+    assert decisions >= 5
+
+
+def test_search_finishes_the_worlds_its_budget_allows(monkeypatch):
+    """With time for many worlds, the search plays whole worlds and stops at the deadline
+    (a world counts only when every kept move was played out in it)."""
+    game = lr.new_game("classic", players=6, seed=2)
+    who = game.pending[0].by
+    clock = FakeClock()
+    counting_moves(monkeypatch, clock)
+    unlimited = SearchBot(seed=1, rollouts=3, budget=10 ** 9, clock=clock)
+    unlimited.choose(game, who)
+    assert unlimited.last["worlds"] == 3
+    per_world = clock.now / 3
+    clock.now = 0.0
+    bot = SearchBot(seed=1, rollouts=None, budget=2.5 * per_world, clock=clock)
     bot.choose(game, who)
-    assert bot.last["worlds"] in (0, 1)     # at least one world when there is a choice
+    assert bot.last["worlds"] == 2 and clock.now <= 2.5 * per_world + 1
 
 
 def test_expected_scores_and_survival():

@@ -46,6 +46,15 @@ def positions(spec: dict, games: int, every: int, players: int = 6, seed: int = 
             step += 1
 
 
+def known_ids(game: Game, viewer: str) -> set:
+    """The ids of cards in hidden places that ``viewer`` may still name: those its decision
+    shows (the cards passed to it), those its offers name, and cards gone out of the game."""
+    view = game.view(viewer)
+    shown = {c["id"] for c in view.get("decision", {}).get("cards", ())}
+    shown |= {c for offer in view.get("offers", ()) for c in offer["give"] + offer["take"]}
+    return shown | set(game.state.removed)
+
+
 def check_copy(game: Game, viewer: str, seed: int, knowledge: inv.Knowledge) -> Game:
     copy = game.determinize(viewer, seed)
     assert copy is not game and copy.state is not game.state
@@ -56,13 +65,20 @@ def check_copy(game: Game, viewer: str, seed: int, knowledge: inv.Knowledge) -> 
     assert copy.events_for(viewer) == game.events_for(viewer), f"{viewer}'s log differs"
     assert copy.legal_ids(viewer) == game.legal_ids(viewer)
     kinds = copy.state.table.kinds
-    for card, kind in knowledge.cards[viewer]:
-        assert kinds[card] == kind, f"{viewer} saw {card} as {kind}; the copy made it {kinds[card]}"
-    # the hidden parts keep their sizes and the decks their contents
     state, other = game.state, copy.state
+    visible = set(other.discard) | {c for ch in other.characters.values() for c in ch.front}
+    visible |= set(other.characters[viewer].hand)
+    for card, kind in knowledge.cards[viewer]:
+        if card in visible:   # still where it can see it (elsewhere it has another id now)
+            assert kinds[card] == kind, f"{viewer} saw {card} as {kind}; the copy made it {kinds[card]}"
+    # the ids the viewer may not see are new: none is one the game has or will show
+    hidden = set(kinds) - visible - known_ids(game, viewer)
+    assert not hidden & set(state.table.kinds), f"the copy keeps hidden ids {sorted(hidden)[:3]}"
+    # the hidden parts keep their sizes and the decks their contents
     assert Counter(state.table.kinds.values()) == Counter(kinds.values())
     for who, character in state.characters.items():
-        assert other.characters[who].hand == character.hand      # the same ids, in each hand
+        assert len(other.characters[who].hand) == len(character.hand)
+    assert other.characters[viewer].hand == state.characters[viewer].hand
     assert sorted(state.navigation + state.rowing_pile + state.drawn) == \
         sorted(other.navigation + other.rowing_pile + other.drawn)
     assert sorted(c.love for c in state.characters.values()) == \
@@ -184,7 +200,9 @@ def test_a_card_put_under_the_deck_stays_there():
 
 def test_a_supply_card_seen_while_picking_keeps_its_kind():
     """The second picker looked at the cards passed to it (R-SUPPLY-1): the one it passed on
-    keeps its kind in its copies, and the picks of the others that it never saw do not."""
+    went to the third picker (the last card, taken without a choice), whose hand keeps that
+    kind in its copies under an id the game never showed; the picks of the others that it
+    never saw vary."""
     game = lr.new_game("classic", setup={
         "seats": ["lady_lauren", "the_kid", "frenchy"], "phase": "supply",
         "supply": ["water", "cash", "knife", "oar", "jewels", "chum"]})
@@ -195,12 +213,45 @@ def test_a_supply_card_seen_while_picking_keeps_its_kind():
     seen = {c["id"]: c["kind"] for c in game.view(second)["decision"]["cards"]}
     game.apply({"by": second, "type": "pick", "card": sorted(seen)[0]})
     passed_on = sorted(seen)[1]
+    third = game.state.seats[2]
+    assert game.state.characters[third].hand and passed_on not in game.state.table.kinds
     kinds_of_first = set()
     for seed in range(30):
         copy = game.determinize(second, seed)
-        assert copy.state.table.kinds[passed_on] == seen[passed_on]
-        kinds_of_first.add(copy.state.table.kinds[game.state.characters[first].hand[0]])
+        kinds = copy.state.table.kinds
+        assert [kinds[c] for c in copy.state.characters[third].hand] == [seen[passed_on]]
+        assert not set(copy.state.characters[third].hand) & set(game.state.table.kinds)
+        kinds_of_first.add(kinds[copy.state.characters[first].hand[0]])
     assert len(kinds_of_first) > 1
+
+
+def test_cards_still_being_passed_are_any_of_those_passed_on():
+    """The first picker saw the cards it passed on, but not which of them the second picker
+    kept: while the third is choosing, the cards still being passed are dealt again from
+    those it passed on (never a card it did not see), and not always the true ones."""
+    game = lr.new_game("classic", setup={
+        "seats": ["lady_lauren", "the_kid", "frenchy", "first_mate"], "phase": "supply",
+        "supply": ["water", "cash", "knife", "oar", "jewels", "chum", "compass", "parasol"]})
+    first = game.pending[0].by
+    offered = {c["id"]: c["kind"] for c in game.view(first)["decision"]["cards"]}
+    mine = sorted(offered)[0]
+    game.apply({"by": first, "type": "pick", "card": mine})
+    passed = sorted(k for c, k in offered.items() if c != mine)
+    second = game.pending[0].by
+    game.apply({"by": second, "type": "pick",
+                "card": game.view(second)["decision"]["cards"][0]["id"]})
+    truth = sorted(game.state.table.kinds[c] for c in game.state.passing)
+    found = set()
+    for seed in range(40):
+        copy = game.determinize(first, seed)
+        kinds = copy.state.table.kinds
+        being_passed = sorted(kinds[c] for c in copy.state.passing)
+        assert len(being_passed) == 2 and set(being_passed) <= set(passed)
+        held = [kinds[c] for c in copy.state.characters[second].hand]
+        assert sorted(being_passed + held) == passed, "the three passed on are where they went"
+        assert not set(copy.state.passing) & set(game.state.table.kinds)
+        found.add(tuple(being_passed))
+    assert len(found) > 1 and found != {tuple(truth)}
 
 
 def test_an_over_game_copies_as_it_is():

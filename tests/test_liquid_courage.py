@@ -122,8 +122,9 @@ def test_drinks_are_listed_by_card_and_the_shared_drink_without_one():
         "seats": ["lady_lauren", "madame_wong", "the_kid"], "phase": "action",
         "hand": {"lady_lauren": ["liquid_courage", "liquid_courage"], "madame_wong": ["water"]}})
     drinks = [a for a in game.legal_actions("lady_lauren") if a["type"] == "drink"]
-    assert drinks == [{"by": "lady_lauren", "type": "drink", "card": "p1"},
-                      {"by": "lady_lauren", "type": "drink", "card": "p2"}]
+    first, second = game.state.characters["lady_lauren"].hand
+    assert drinks == [{"by": "lady_lauren", "type": "drink", "card": first},
+                      {"by": "lady_lauren", "type": "drink", "card": second}]
     assert not [a for a in game.legal_actions("madame_wong") if a["type"] == "drink"]
     game.apply({"by": "lady_lauren", "type": "drink", "card": "liquid_courage"})
     assert [a for a in game.legal_actions("lady_lauren") if a["type"] == "drink"] == []
@@ -132,7 +133,7 @@ def test_drinks_are_listed_by_card_and_the_shared_drink_without_one():
     assert game.action_of("madame_wong", game.action_id(shared)) == shared
     view = game.view("madame_wong")
     assert view["characters"]["lady_lauren"]["markers"] == ["drank"]
-    assert view["card_markers"] == {"drunk": ["p1"]}          # face up: everyone sees it
+    assert view["card_markers"] == {"drunk": [first]}         # face up: everyone sees it
 
 
 # --------------------------------------------------------------------------- R-WONG-1
@@ -172,9 +173,10 @@ def test_a_saved_game_keeps_the_round_s_drinks():
     game = lr.new_game("liquid_courage", setup={
         "seats": ["lady_lauren", "madame_wong", "the_kid"], "phase": "action",
         "hand": {"lady_lauren": ["liquid_courage"]}})
-    game.apply({"by": "lady_lauren", "type": "drink", "card": "p1"})
+    card = game.state.characters["lady_lauren"].hand[0]
+    game.apply({"by": "lady_lauren", "type": "drink", "card": card})
     restored = lr.Game.from_dict(json.loads(json.dumps(game.to_dict())))
     assert restored.legal_actions("madame_wong") == game.legal_actions("madame_wong")
     assert {"by": "madame_wong", "type": "drink"} in restored.legal_actions("madame_wong")
     with pytest.raises(lr.IllegalAction, match="R-LC-1"):
-        restored.apply({"by": "lady_lauren", "type": "drink", "card": "p1"})
+        restored.apply({"by": "lady_lauren", "type": "drink", "card": card})

@@ -25,7 +25,7 @@ def test_each_move_is_listed_once_by_card_id():
                     front={"sir_stephen": ["oar", "oar"]})
     listed = game.legal_actions("lady_lauren")
     plays = [a for a in listed if a["type"] == "play"]
-    assert [a["card"] for a in plays] == ["p1", "p2", "p3"]
+    assert [a["card"] for a in plays] == game.state.characters["lady_lauren"].hand
     robs = [(a["target"], a["card"]) for a in listed if a["type"] == "rob"]
     # the hand (if any) and each face-up card by its id; nothing by kind
     assert ("sir_stephen", "p4") in robs and ("sir_stephen", "p5") in robs
@@ -41,7 +41,8 @@ def test_optional_fields_are_always_given_in_the_listing():
         "seats": ["lady_lauren", "the_kid"], "hand": {"lady_lauren": ["water"]},
         "navigation": [{"id": "sun", "thirst": ["the_kid"]}], "phase": "navigation"})
     waters = [a for a in game.legal_actions("lady_lauren") if a["type"] == "water"]
-    assert waters == [{"by": "lady_lauren", "type": "water", "target": "the_kid", "card": "p1"}]
+    water = game.state.characters["lady_lauren"].hand[0]
+    assert waters == [{"by": "lady_lauren", "type": "water", "target": "the_kid", "card": water}]
     # and apply takes the short form as an alias of the first water
     assert game.action_id({"by": "lady_lauren", "type": "water", "target": "the_kid"}) == \
         game.action_id(waters[0])

@@ -10,12 +10,15 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs the rl extra: "
                                          "pip install -e '.[rl]' (CI installs it)")
+import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 import lifeboat_rules as lr  # noqa: E402
 from lifeboat_rules.encoding import Encoder  # noqa: E402
-from lifeboat_rules.pettingzoo import env  # noqa: E402
+from lifeboat_rules.pettingzoo import LifeboatEnv, SingleSeat, env, raw_env  # noqa: E402
 
 # api_test warns about dict observations and spaces: they are what the adapter promises
 # ({"observation", "action_mask"}), as in PettingZoo's own classic games.
@@ -66,6 +69,8 @@ def test_agents_are_the_seats_and_one_acts_at_a_time():
     assert [e.infos[a]["character"] for a in e.agents] == game.state.seats
     rnd = np.random.default_rng(0)
     for _ in range(200):
+        if game.over:
+            break
         agent = e.agent_selection
         character = e.infos[agent]["character"]
         assert character == game.pending[0].by
@@ -144,3 +149,125 @@ def test_layout_adds_up():
     assert layout[-1][1] + layout[-1][2] == encoder.size
     assert [name for name, _, _ in layout] == ["me", "love", "hate", "characters", "hand", "board",
                                                "current", "decision", "stage"]
+
+
+def test_env_comes_in_pettingzoos_wrappers():
+    """``env()`` is wrapped as PettingZoo's classic games are: a step before ``reset`` gets
+    the order-enforcing wrapper's message, an illegal move ends the game with -1 to its
+    player, and ``raw_env`` is the environment itself."""
+    e = env(seed=3)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.unwrapped, LifeboatEnv) and isinstance(raw_env(), LifeboatEnv)
+    with pytest.raises(AssertionError, match="reset"):
+        e.step(0)
+    e.reset()
+    agent = e.agent_selection
+    illegal = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(illegal)
+    assert all(e.terminations.values()) and e.rewards[agent] == -1
+
+
+def test_max_cycles_truncates():
+    """After ``max_cycles`` times the number of agents moves, a game not over is truncated
+    for every agent, with no reward; each agent then steps out."""
+    e = env(seed=4, max_cycles=3)
+    e.reset()
+    rnd = np.random.default_rng(0)
+    moves = 0
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0 and moves == 3 * 6
+            e.step(None)
+            continue
+        e.step(int(rnd.choice(np.flatnonzero(observation["action_mask"]))))
+        moves += 1
+    assert e.agents == [] and not e.unwrapped.game.over
+    with pytest.raises(ValueError, match="max_cycles"):
+        raw_env(max_cycles=0)
+
+
+def test_state_is_the_whole_game():
+    """``state()`` (for a centralised critic): every seat's observation in seat order, then
+    what nobody sees; a copy with the hidden cards dealt again has another state but the
+    same observations for the player it was dealt for."""
+    e = env(seed=6)
+    e.reset()
+    rnd = np.random.default_rng(1)
+    for _ in range(40):
+        agent = e.agent_selection
+        e.step(int(rnd.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
+    inner = e.unwrapped
+    state = e.state()
+    assert state.shape == inner.state_space.shape and inner.state_space.contains(state)
+    size = inner.encoder.size
+    for i, agent in enumerate(inner.possible_agents):
+        assert np.array_equal(state[i * size:(i + 1) * size], e.observe(agent)["observation"])
+    game = inner.game
+    viewer = inner.characters["player_0"]
+    inner.game = game.determinize(viewer, 5)
+    assert not np.array_equal(e.state(), state)
+    assert np.array_equal(e.state()[:size], state[:size])
+    inner.game = game
+
+
+def test_flat_observations_and_masks_in_infos():
+    """``flatten=True``: the observation is the vector (a ``Box``), the mask is in
+    ``infos[agent]["action_mask"]``; PettingZoo's API test passes with no warning."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(seed=1, flatten=True), num_cycles=300)
+    assert not [str(w.message) for w in caught]
+    e = env(seed=8, flatten=True)
+    e.reset()
+    space = e.observation_space("player_0")
+    assert isinstance(space, gymnasium.spaces.Box) and space.shape == (e.unwrapped.encoder.size,)
+    rnd = np.random.default_rng(3)
+    for _ in range(100):
+        agent = e.agent_selection
+        character = e.infos[agent]["character"]
+        for other in e.agents:
+            mask = e.infos[other]["action_mask"]
+            expected = e.unwrapped.game.legal_ids(character) if other == agent else []
+            assert list(np.flatnonzero(mask)) == expected
+        assert isinstance(e.observe(agent), np.ndarray)
+        e.step(int(rnd.choice(np.flatnonzero(e.infos[agent]["action_mask"]))))
+
+
+def test_single_seat_passes_gymnasiums_env_checker():
+    """One seat as a Gymnasium environment (the others played by a bot) passes
+    ``gymnasium.utils.env_checker.check_env``, and plays a whole game with its masks."""
+    check_env(SingleSeat(players=4), skip_render_check=True)
+    one = SingleSeat(players=5, seat=2, opponents="random")
+    observation, info = one.reset(seed=11)
+    assert one.observation_space.contains(observation)
+    rnd = np.random.default_rng(4)
+    over = False
+    steps = 0
+    while not over:
+        assert np.array_equal(info["action_mask"], one.action_masks())
+        action = int(rnd.choice(np.flatnonzero(info["action_mask"])))
+        observation, reward, over, truncated, info = one.step(action)
+        assert not truncated
+        steps += 1
+    assert one.inner.game.over and steps > 5
+    result = one.inner.game.result
+    me = info["character"]
+    assert reward == (1 / len(result["winners"]) if me in result["winners"] else 0.0)
+    one.reset(seed=11)
+    illegal = int(np.flatnonzero(one.action_masks() == 0)[0])
+    assert one.step(illegal)[1:3] == (-1.0, True)
+
+
+def test_the_holders_option_passes_the_api_test():
+    """A ruleset with ``window_pending: holders`` (R-WIN-3) is followed as given."""
+    holders = {"name": "classic-holders", "extends": "classic",
+               "options": {"window_pending": "holders"}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(holders, players=5, seed=3), num_cycles=200)
+    e = env(holders, players=5, seed=3)
+    e.reset()
+    assert e.unwrapped.game.rules.window_holders

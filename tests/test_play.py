@@ -21,7 +21,7 @@ from lifeboat_rules import play, words
 from lifeboat_rules.bots import RandomPlayer
 from lifeboat_rules.cli import main
 
-INSTANCE_ID = re.compile(r"(?<![A-Za-z0-9])[po]\d+")
+INSTANCE_ID = re.compile(r"(?<![A-Za-z0-9])(?:p[0-9a-f]{8}(?![0-9a-z])|[po]\d+)")
 PROMPT = re.compile(r"(?:Your choice \(1-|请选择（1-)(\d+)")
 
 

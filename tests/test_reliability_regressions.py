@@ -333,7 +333,7 @@ def test_a_long_string_repeated_by_aliases_is_refused():
 def test_a_recursive_or_huge_mapping_is_refused_not_walked_for_ever():
     """yamlio.check_json_like: a dict containing itself made from_dict and load_ruleset loop
     for ever; shared lists nested 60 deep (2**60 values once walked) likewise."""
-    cycle = {"format": "lifeboat_rules/game", "version": 2}    # a save's envelope: walked
+    cycle = {"format": "lifeboat_rules/game", "version": 3}    # a save's envelope: walked
     cycle["again"] = cycle
     with inv.time_limit(5, "from_dict of a cycle"):
         with pytest.raises(ContentError, match="contains itself") as info:

@@ -213,7 +213,30 @@ def test_every_feed_entry_carries_its_round():
     assert feed and all(entry["round"] == rounds[entry["i"]] for entry in feed)
     assert [e["round"] for e in feed] == sorted(e["round"] for e in feed)
     assert feed[-1]["round"] == game.view(None)["round"]
-    assert table.feed(seat, "en", feed[-1]["i"]) == feed[-1:]
+    assert table.feed(seat, "en", len(game.log)) == []
+
+
+def test_a_page_sent_its_feed_move_by_move_gets_the_whole_feed():
+    """A page is sent the entries told since its last state (``since``: the log's length
+    then); a run of passes the log ended on is told later, with an index before ``since``,
+    and must reach it all the same."""
+    for seed in range(4):
+        table = bot_table(seed, players=5)
+        game = table.game
+        player = bots.make_bot("random", seed)
+        viewers = [None] + list(game.view(None)["seats"])
+        got = {v: table.feed(v, "en", 0) for v in viewers}
+        since = {v: len(game.log) for v in viewers}
+        rng = random.Random(seed)
+        while not game.over:
+            game.apply(player.choose(game, game.pending[0].by))
+            for v in viewers:
+                if rng.random() < 0.6:
+                    got[v] += table.feed(v, "en", since[v])
+                    since[v] = len(game.log)
+        for v in viewers:
+            got[v] += table.feed(v, "en", since[v])
+            assert [(e["i"], e["text"]) for e in got[v]] == [(e["index"], e["text"]) for e in game.feed(v, 0, "en")]
 
 
 # ---------------------------------------------------------------------- table talk

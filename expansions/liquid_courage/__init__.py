@@ -148,7 +148,8 @@ def _fighter_may(game, window, by: str) -> bool:
 
 
 DRINK = ActionType("drink", "R-LC-1", _drink_check, _drink_moves, _drink_resolve,
-                   params=(Param("card", Domain.CARD, optional=True, source=hand_then_front),),
+                   params=(Param("card", Domain.CARD, optional=True, source=hand_then_front,
+                                 actor_source=True),),
                    kinds=(FREE,), windows=(Kind.FIGHT,), window_action=_fighter,
                    window_may=_fighter_may)
 

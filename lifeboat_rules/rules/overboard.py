@@ -159,7 +159,7 @@ def _chum_may(game: "Game", stage: OverboardWindow, by: str) -> bool:
 
 CHUM = ActionType("chum", "R-OVER-2", _chum_check, _chum_moves, _chum_resolve,
                   params=(Param("card", Domain.CARD, optional=True, alias=True,
-                                default=_chum_default, source=hand_then_front),),
+                                default=_chum_default, source=hand_then_front, actor_source=True),),
                   kinds=(Kind.OVERBOARD,), may=_chum_may)
 
 

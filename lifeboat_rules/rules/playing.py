@@ -64,7 +64,8 @@ def _preserve_resolve(game: "Game", stage: "Stage", by: str, target: str) -> Non
 
 TYPES = [
     ActionType("play", "R-PLAY-1", _play_check, _play_moves, _play_resolve,
-               params=(Param("card", Domain.CARD, source=own_hand),), kinds=(FREE,)),
+               params=(Param("card", Domain.CARD, source=own_hand, actor_source=True),),
+               kinds=(FREE,)),
     ActionType("preserve", "R-PRESERVER", _preserve_check, _preserve_moves, _preserve_resolve,
                params=(Param("target", Domain.CHARACTER),), kinds=(FREE,)),
 ]

@@ -12,7 +12,8 @@ from ..content import NavigationCard, did_you_mean, named_characters
 from ..hookspecs import hookimpl
 from ..plugins import defined_somewhere
 from ..records import Phase
-from ..rng import Rng, seed_state
+from ..rng import Rng, card_key, seed_state
+from ..rng import card_id as made_id
 from ..state import Character, State, Table
 from ..validation import check_def, raise_problems
 from . import navigation, supply, turn
@@ -49,7 +50,9 @@ def deal(ruleset, players: int, seed: int) -> State:
         characters[who].hate = hate
     deck = [kind for kind, info in content.provisions.items() for _ in range(info.count)]
     rng.shuffle(deck)
-    ids = [f"p{i + 1}" for i in range(len(deck))]
+    # every card gets a made id, not a number: an id must not tell where it was dealt
+    key = card_key(seed)
+    ids = [made_id(key, serial) for serial in range(len(deck))]
     removed_count = content.removed_provisions(players)           # R-SETUP-3
     removed, rest = ids[:removed_count], ids[removed_count:]
     hand_size = content.setup["starting_hand"]                    # R-SETUP-5
@@ -60,7 +63,8 @@ def deal(ruleset, players: int, seed: int) -> State:
     rng.shuffle(navigation_deck)                                  # R-SETUP-6
     table = Table(dict(zip(ids, deck)), dict(content.navigation))
     return State(table=table, characters=characters, seats=in_play[:], supply=rest,
-                 removed=removed, navigation=navigation_deck, rng=rng.state)
+                 removed=removed, navigation=navigation_deck, rng=rng.state, card_key=key,
+                 card_serial=len(deck))
 
 
 def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> tuple[State, Phase]:
@@ -151,9 +155,16 @@ def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> 
     if seagulls >= limit:
         problem("seagulls", f"at most {limit - 1} seagulls can be on the table")
     kinds: dict = {}
+    key = card_key(seed)
+    made = []
 
-    def make(kind):
+    def make(kind, in_hand=False):
+        # cards are numbered p1, p2... in the order the position lists them, but a card in a
+        # hand gets a made id, as any card does that goes into a hand (docs/api.md)
         card = f"p{len(kinds) + 1}"
+        if in_hand:
+            card = made_id(key, len(made))
+            made.append(card)
         kinds[card] = kind
         return card
 
@@ -170,7 +181,7 @@ def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> 
         for who, other in setup.get("hate", {}).items():
             characters[who].hate = other
         for who in seats:
-            characters[who].hand = [make(k) for k in setup.get("hand", {}).get(who, [])]
+            characters[who].hand = [make(k, in_hand=True) for k in setup.get("hand", {}).get(who, [])]
             characters[who].front = [make(k) for k in setup.get("front", {}).get(who, [])]
         for who in setup.get("rowed", []):
             characters[who].markers.append("rowed")
@@ -189,6 +200,6 @@ def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> 
     state = State(table=Table(kinds, navcards), characters=characters, seats=seats,
                   supply=supply_cards, discard=discard, navigation=decks["navigation"],
                   rowing_pile=decks["rowing_pile"], round=setup.get("round", 1),
-                  seagulls=seagulls, rng=seed_state(seed))
+                  seagulls=seagulls, rng=seed_state(seed), card_key=key, card_serial=len(made))
     return state, Phase(setup.get("phase", "supply"))
 

@@ -102,7 +102,11 @@ def _pick_resolve(game: "Game", stage: SupplyDraft, by: str, card: str) -> None:
 
 
 PICK = ActionType("pick", "R-SUPPLY-1", _pick_check, _pick_moves, _pick_resolve,
-                  params=(Param("card", Domain.CARD, source=_passing),), kinds=(Kind.PICK,))
+                  params=(Param("card", Domain.CARD, source=_passing, actor_source=True),),
+                  kinds=(Kind.PICK,),
+                  # the card kept is secret (R-SUPPLY-1): the one who saw it passed on must
+                  # not learn it from the id
+                  private=("card",))
 
 
 @hookimpl

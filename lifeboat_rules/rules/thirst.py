@@ -151,7 +151,8 @@ def _water_may(game: "Game", stage: ThirstWindow, by: str) -> bool:
 WATER = ActionType("water", "R-THIRST-2", _water_check, _water_moves, _water_resolve,
                    params=(Param("target", Domain.CHARACTER),
                            Param("card", Domain.CARD, optional=True, alias=True,
-                                 default=_water_default, source=hand_then_front)),
+                                 default=_water_default, source=hand_then_front,
+                                 actor_source=True)),
                    kinds=(Kind.THIRST,), available=_water_available,
                    may=_water_may)
 

@@ -85,7 +85,8 @@ def _offer_check(game: "Game", stage: "Stage", by: str, to: str, give: list, tak
         return Refusal("API", "too many cards in one offer", "give", give)
     if _cards_for(game, give, state.characters[by].hand) is None:
         return Refusal("R-TRADE-1", f"{by} does not hold all of {give} in hand", "give", give)
-    named = [c for c in take if c in state.table.kinds]
+    # cards asked for by id (an id is not checked: the offerer does not see that hand)
+    named = [c for c in take if c not in game.rules.content.provisions]
     if len(set(named)) != len(named):
         return Refusal("R-TRADE-1", "a card is asked for twice", "take", take)
     mine = _open_offers(game, by)

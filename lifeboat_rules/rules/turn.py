@@ -354,8 +354,10 @@ def _rob_settle(game: "Game", stake: Stake) -> None:
     else:
         effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": None})
         return
-    effects.move(game, card, source, hand(who))
-    secret = effects.Secret((who, target), ("kind",)) if stake.hand else None
+    card = effects.move(game, card, source, hand(who))
+    # the card's new id only for the robber; a card from the hand: its kind for both
+    mine = effects.Secret((who,), ("card",))
+    secret = effects.Secret((who, target), ("kind",), mine) if stake.hand else mine
     effects.emit(game, {"type": "robbed", "character": who, "target": target, "card": card,
                         "kind": state.table.kinds[card]}, secret)
 
@@ -427,7 +429,7 @@ TYPES = [
                        Param("card", Domain.CARD_OR_HAND, source=_victim_front)),
                kinds=(Kind.TURN,), settle=_rob_settle),
     ActionType("use", "R-SPEC-1", _use_check, _use_moves, _use_resolve,
-               params=(Param("card", Domain.CARD, source=hand_then_front),
+               params=(Param("card", Domain.CARD, source=hand_then_front, actor_source=True),
                        Param("target", Domain.CHARACTER, optional=True)), kinds=(Kind.TURN,)),
     ActionType("allow", "R-ROB-2", _nothing, _once, _answer(False), kinds=(Kind.RESPOND,)),
     ActionType("refuse", "R-ROB-2", _nothing, _once, _answer(True), kinds=(Kind.RESPOND,)),

@@ -185,8 +185,10 @@ class Table:
         return None
 
     def feed(self, viewer, lang: str, since: int) -> list:
-        """``viewer``'s feed (``game.feed``: one sentence per move) from log index ``since``
-        on, each entry with the round it belongs to (0: the deal): [{"i", "round", "text"}].
+        """``viewer``'s feed (``game.feed``: one sentence per move), each entry with the round
+        it belongs to (0: the deal): [{"i", "round", "text"}]; with ``since`` (the log's
+        length when the page was last sent its feed) the entries told after that, including a
+        run of passes the log then ended on, which is told once the run is over.
 
         The feed's entries never change once told, so each viewer's and language's are kept,
         and read as the game goes (``words.FeedReader``: the new events only, where polling
@@ -195,11 +197,13 @@ class Table:
         entry = self._feeds.get((viewer, lang))
         if entry is None:
             entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
-                                                   "lines": []}
-        lines = entry["lines"]
+                                                   "lines": [], "told_at": []}
+        lines, told_at = entry["lines"], entry["told_at"]
+        size = len(self.game.log)
         for told in entry["reader"].read():
             lines.append((told["index"], self.round_at(told["index"]), told["text"]))
-        start = bisect.bisect_left(lines, (since,))
+            told_at.append(size)          # the log's length when it was told
+        start = bisect.bisect_right(told_at, since) if since else 0
         return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
 
     def round_at(self, index: int) -> int:
