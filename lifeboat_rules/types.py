@@ -33,10 +33,15 @@ DecisionKind = Literal["pick", "turn", "place", "respond", "fight", "navigate", 
 
 # --------------------------------------------------------------------------- cards
 
-class CardRef(TypedDict):
-    """A provision card as a viewer sees it: its instance id and its kind."""
+class _CardRef(TypedDict):
     id: str
     kind: str
+
+
+class CardRef(_CardRef, total=False):
+    """A provision card as a viewer sees it: its instance id and its kind; in views, ``text``:
+    what the card does in words, by language, when its content gives it."""
+    text: Dict[str, str]
 
 
 class MarkedSelection(TypedDict):

@@ -83,12 +83,44 @@ def view(game: "Game", viewer: str | None) -> "View":
                                      for card in decision["cards"]]
             out["decision"] = decision
         out["offers"] = [o.data() for o in state.offers if viewer in (o.by, o.to)]
+    texts = _provision_texts(game)
+    if texts:   # a house rule's card that says what it does (content ``text``)
+        _add_texts(out, texts)
     if state.over and state.result is not None:
         out["result"] = game.result
         # the reveal: every player's love and hate, shown once the game is over
         out["result"]["reveal"] = {who: {"love": ch.love, "hate": ch.hate}
                                    for who, ch in chars.items()}
     return out
+
+
+def _provision_texts(game: "Game") -> dict:
+    """``{kind: {lang: str}}`` for the provisions whose content gives a ``text``."""
+    found = {}
+    for kind, entry in game.ruleset.content.raw.get("provisions", {}).items():
+        said = entry.get("text") if isinstance(entry, dict) else None
+        if isinstance(said, str):
+            said = {"en": said}
+        if isinstance(said, dict) and said:
+            found[kind] = dict(said)
+    return found
+
+
+def _add_texts(out: dict, texts: dict) -> None:
+    """Every provision card the view shows (hands, fronts, a decision's cards) with its text."""
+    lists = []
+    for entry in out["characters"].values():
+        lists.append(entry["front"])
+        if "hand" in entry:
+            lists.append(entry["hand"])
+    decision = out.get("decision")
+    if decision and "cards" in decision:
+        lists.append(decision["cards"])
+    for cards in lists:
+        for card in cards:
+            kind = card.get("kind")
+            if kind in texts and "overboard" not in card:
+                card["text"] = dict(texts[kind])
 
 
 def _with_text(game: "Game", card: dict) -> dict:

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
+from pathlib import Path
+
+import jsonschema
 
 import pytest
 import yaml
@@ -12,6 +16,8 @@ import yaml
 import lifeboat_rules as lr
 from lifeboat_rules import words
 from lifeboat_rules.bots import RandomPlayer
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 ALL_IN_ONE = {"name": "everything", "expansions": ["cannibalism"],
               "variants": ["shark", "quick", "single_card_rowing"]}
@@ -399,3 +405,26 @@ def test_a_provisions_text_says_what_using_it_does():
     assert lr.describe(action, game).endswith(": heals 1 damage.")
     plain = lr.new_game("classic", players=4, seed=1)
     assert lr.describe(used, plain) == "The Kid uses the Medical Kit on Lady Lauren."
+
+
+def test_a_provisions_text_is_in_the_views_that_show_the_card():
+    # a house rule's card says what it does wherever a view shows it (hand, front, a pick)
+    said = {"en": "heals 1 damage", "zh": "恢复1点伤害"}
+    ruleset = lr.load_ruleset({"overrides": {"provisions": {"medical_kit": {"text": said}}}})
+    game = lr.new_game(ruleset, setup={
+        "seats": ["lady_lauren", "sir_stephen", "the_captain"],
+        "hand": {"lady_lauren": ["medical_kit", "water"]}, "front": {"sir_stephen": ["medical_kit"]},
+        "supply": ["medical_kit", "cash", "water"], "phase": "supply"})
+    mine = game.view("lady_lauren")
+    kit = [c for c in mine["characters"]["lady_lauren"]["hand"] if c["kind"] == "medical_kit"]
+    assert kit and kit[0]["text"] == said
+    assert all("text" not in c for c in mine["characters"]["lady_lauren"]["hand"]
+               if c["kind"] != "medical_kit")
+    front = game.view(None)["characters"]["sir_stephen"]["front"]
+    assert front[0]["text"] == said
+    shown = mine["decision"]["cards"]
+    assert [c.get("text") for c in shown if c["kind"] == "medical_kit"] == [said]
+    # the view is still valid against its schema, and the base game's views carry no text
+    jsonschema.validate(mine, json.loads((SCHEMAS / "view.schema.json").read_text()))
+    plain = lr.new_game("classic", players=4, seed=1).view("lady_lauren")
+    assert not any("text" in c for c in plain["characters"]["lady_lauren"]["hand"])
