@@ -149,20 +149,25 @@ def differences(summary: dict) -> bytes:
     names = [c for c, d in compared["difference"].items() if d["difference"] is not None]
     figure = Figure(figsize=(7, max(3, 0.5 * len(names) + 1)))
     ax = figure.subplots()
-    for y, name in enumerate(names):
-        d = compared["difference"][name]
-        lo, hi = d["ci95"]
-        colour = "#d62728" if d["significant"] else "#555555"
-        below, above = max(0.0, d["difference"] - lo), max(0.0, hi - d["difference"])
-        ax.errorbar([100 * d["difference"]], [y], xerr=[[100 * below], [100 * above]],
-                    fmt="o", color=colour, capsize=4)
-    ax.axvline(0, color="black", linewidth=1)
+    _difference_bars(ax, [compared["difference"][name] for name in names])
     ax.set_yticks(range(len(names)), _named(summary, names))
     ax.invert_yaxis()
     ax.set_xlabel(f"win rate {compared['ruleset']} minus {summary['ruleset']}, points "
                   "(95% interval; red: significant)")
     ax.set_title("Paired difference by character")
     return _png(figure)
+
+
+def _difference_bars(ax, differences: list) -> None:
+    """One row per paired difference (in points, with its 95% interval; red where it is
+    significant), and the line of no difference."""
+    for y, d in enumerate(differences):
+        lo, hi = d["ci95"]
+        colour = "#d62728" if d["significant"] else "#555555"
+        below, above = max(0.0, d["difference"] - lo), max(0.0, hi - d["difference"])
+        ax.errorbar([100 * d["difference"]], [y], xerr=[[100 * below], [100 * above]],
+                    fmt="o", color=colour, capsize=4)
+    ax.axvline(0, color="black", linewidth=1)
 
 
 def restricted(summary: dict) -> bytes:
@@ -173,13 +178,7 @@ def restricted(summary: dict) -> bytes:
     entries = [(n, d) for n, d in entries if d["difference"] is not None]
     figure = Figure(figsize=(7, max(3, 0.5 * len(entries) + 1)))
     ax = figure.subplots()
-    for y, (name, d) in enumerate(entries):
-        lo, hi = d["ci95"]
-        colour = "#d62728" if d["significant"] else "#555555"
-        below, above = max(0.0, d["difference"] - lo), max(0.0, hi - d["difference"])
-        ax.errorbar([100 * d["difference"]], [y], xerr=[[100 * below], [100 * above]],
-                    fmt="o", color=colour, capsize=4)
-    ax.axvline(0, color="black", linewidth=1)
+    _difference_bars(ax, [d for _, d in entries])
     ax.set_yticks(range(len(entries)), [n for n, _ in entries])
     ax.invert_yaxis()
     ax.set_xlabel("win rate restricted minus free, points (95% interval; red: significant)")

@@ -89,10 +89,7 @@ def has_in_front(game: "Game", who: str, attribute: str) -> bool:
     rules = game.rules
     wanted = rules.kind_sets.get(attribute) or rules.kinds_with(attribute)
     kinds = game.state.table.kinds
-    for card in game.state.characters[who].front:
-        if kinds[card] in wanted:
-            return True
-    return False
+    return any(kinds[card] in wanted for card in game.state.characters[who].front)
 
 
 def hand_then_front(game: "Game", who: str, values=None) -> tuple:
