@@ -201,3 +201,16 @@ def test_help_says_how_seats_and_bots_rotate(capsys):
     for flag in ("--games", "--ruleset", "--players", "--seed", "--bots", "--rotate", "--jobs",
                  "--dask", "--compare", "--report", "--json"):
         assert flag in text
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_verbose_tells_each_move_once_with_the_default_seats(seed, capsys):
+    # the feed read as the game goes on (one reader a game): a move made twice in a row reads
+    # "again" (seed 2: the Captain gives himself water twice), and no run of passes is lost
+    assert main(["simulate", "--games", "1", "--verbose", "--seed", str(seed)]) == 0
+    lines = capsys.readouterr().out.split("\n")
+    told = lines[1:lines.index(next(line for line in lines if line.startswith("Game over")))]
+    assert len(told) > 50
+    assert all(a != b for a, b in zip(told, told[1:])), \
+        [a for a, b in zip(told, told[1:]) if a == b]
+    assert any("pass" in line or "no water" in line or "nothing" in line for line in told)

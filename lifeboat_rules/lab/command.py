@@ -8,7 +8,7 @@ import json
 import sys
 import time
 
-from ..words import feed
+from ..words import FeedReader
 
 HELP = """\
 Play N games (seeds S, S+1, ...) between bots and summarize them: win rates with 95%
@@ -148,9 +148,15 @@ def simulate(args) -> int:
     if args.verbose:
         print("(each game as a spectator is told it: game.feed(None))")
 
+        reading: dict = {}
+
         def watch(game, events):
-            # a slice of the log ends where a move is awaited: the feed from its start
-            for entry in feed(game, None, len(game.log) - len(events)):
+            # one reader a game: it remembers what it told (a repeat reads "again", a run of
+            # passes the last slice ended on is told once it is over)
+            reader = reading.get("reader")
+            if reader is None or reader.game is not game:
+                reader = reading["reader"] = FeedReader(game, None)
+            for entry in reader.read():
                 print(entry["text"])
 
     began = time.perf_counter()
