@@ -201,7 +201,7 @@ def test_the_packaged_plugin_installed_in_a_temporary_venv(tmp_path):
                           example("drink-water-installed.yaml"), "--games", "3"],
                          env=env, capture_output=True, text=True, cwd=str(tmp_path))
     assert cli.returncode == 0, cli.stdout + cli.stderr
-    assert "3 game(s) of drink-water-installed" in cli.stdout
+    assert "drink-water-installed: 3 game(s)" in cli.stdout
     check = subprocess.run([python, "-m", "lifeboat_rules.cli", "validate",
                             example("drink-water-installed.yaml")],
                            env=env, capture_output=True, text=True, cwd=str(tmp_path))
