@@ -524,10 +524,22 @@ def check_listed_actions_apply(game: Game) -> int:
             after = state_text(other)
             assert state_text(by_id) == after, f"apply_id of {action} left another state"
             effect = json.dumps([e for e in events if e["type"] != "action"], sort_keys=True) + after
-            assert effect not in effects, f"{action} has the same effect as {effects.get(effect)}"
+            if effect in effects:
+                # cards of one kind are interchangeable, and a card's id changes as it goes
+                # into a hand: picking either of the last two waters gives the same game
+                assert _same_kind_cards(game, effects[effect], action), \
+                    f"{action} has the same effect as {effects.get(effect)}"
             effects[effect] = action
             applied += 1
     return applied
+
+
+def _same_kind_cards(game: Game, one: dict, other: dict) -> bool:
+    """Two actions that differ only in a card, the two cards of one kind."""
+    if set(one) != set(other) or any(one[k] != other[k] for k in one if k != "card"):
+        return False
+    kinds = game.state.table.kinds
+    return one.get("card") in kinds and kinds.get(one["card"]) == kinds.get(other.get("card"))
 
 
 def check_unlisted_refused(game: Game, rnd: random.Random, history: list = (),
@@ -670,14 +682,20 @@ class Knowledge:
             if "card" in event and event.get("to") != "current" and event.get("from") != "current":
                 assert event["card"] in self.navs[viewer], \
                     f"{viewer} sees navigation card {event['card']} moving {event}"
-        if kind == "move" and "kind" in event and any(
+        card_id = event.get("card")   # a card's id is a secret too: it may be left out
+        if kind == "move" and "kind" in event and card_id is not None and any(
                 str(event.get(end, "")).startswith(("front:", "discard")) for end in ("from", "to")):
             # face up or discarded at that moment: any view could show it
-            self.cards[viewer].add((event["card"], event["kind"]))
-        if kind == "move" and "kind" in event and viewer is not None and \
+            self.cards[viewer].add((card_id, event["kind"]))
+        if kind == "move" and "kind" in event and card_id is not None and viewer is not None and \
                 f"hand:{viewer}" in (event.get("from"), event.get("to")):
             # a card passing through one's own hand is seen, even if it leaves in the same step
-            self.cards[viewer].add((event["card"], event["kind"]))
+            self.cards[viewer].add((card_id, event["kind"]))
+        if kind == "move" and "kind" in event and card_id is not None and viewer is not None and \
+                (event.get("from"), event.get("to")) == ("supply", "passing"):
+            # the supply cards drawn for the draft are shown to the picker drawing them
+            # (R-SUPPLY-1), also when its pick is then made for it (a single card)
+            self.cards[viewer].add((card_id, event["kind"]))
         for _, item in dicts_in(event):
             card_kind = item.get("kind")
             card = item.get("card", item.get("id"))
