@@ -133,13 +133,6 @@ class Table:
         return found
 
     def count_of(self, kinds: frozenset) -> int:
-        """How many cards of the game are of one of ``kinds`` (worked out once per set)."""
-        found = self._counts.get(kinds)
-        if found is None:
-            found = self._counts[kinds] = sum(1 for k in self.kinds.values() if k in kinds)
-        return found
-
-    def count_of(self, kinds: frozenset) -> int:
         """How many cards of the game are of one of ``kinds`` (worked out once per set: ids
         change, the cards do not)."""
         found = self._counts.get(kinds)
