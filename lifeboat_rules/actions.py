@@ -84,7 +84,7 @@ class ActionType:
     ``open``: its forms cannot all be listed (trade offers): ``moves`` lists the canonical ones
     (single-card gifts) and the integer space encodes only those. ``settle(game, stake)``
     carries out a stake this type started once it is allowed or won (R-FIGHT-4). ``private``:
-    parameters only the actor and the characters the action names may see in the log.
+    parameters only the actor may see in the log.
     ``available(game, stage, by)``: optional, whether ``moves`` lists anything, answered
     faster (a window asks it of everyone after every action); tests/test_legality.py checks
     that it agrees with ``moves``. ``windows`` (a free type only): the decision kinds of the

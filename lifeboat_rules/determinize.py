@@ -257,8 +257,9 @@ def _deal_provisions(game: "Game", copy: "Game", viewer: str, events: list, view
         trial.refresh()
         if (trial.pending, trial.legal_ids(viewer)) == wanted:
             break
-    # an offer to or from the viewer names cards by the ids it was shown: those stay
-    offered = {c for o in view.get("offers", ()) for c in o["give"] + o["take"]}
+    # an offer to or from the viewer may ask for cards by ids it named: those stay (the cards
+    # it gives are named by kind)
+    offered = {c for o in view.get("offers", ()) for c in o["take"]}
     _new_ids(trial, unknown - offered, rng)
     return trial
 
@@ -310,8 +311,7 @@ def _new_ids(copy: "Game", cards: set, rng: Rng) -> None:
     state.removed = rename(state.removed)
     state.removed_face_up = rename(state.removed_face_up)
     state.card_markers = {m: rename(cs) for m, cs in state.card_markers.items()}
-    state.offers = [attrs.evolve(o, give=rename(o.give), take=rename(o.take))
-                    for o in state.offers]
+    state.offers = [attrs.evolve(o, take=rename(o.take)) for o in state.offers]
     copy.refresh()
 
 

@@ -375,14 +375,13 @@ class Game:
         return copy_events(log[mark:])
 
     def _action_secret(self, atype: ActionType, by: str, values: tuple[Any, ...]) -> Secret | None:
-        """Fields of an action only its actor (and whom it names) may see: the pile a rower
-        keeps (R-ROW-1), the cards of a trade offer (R-TRADE-1)."""
+        """Fields of an action only its actor may see: the pile a rower keeps (R-ROW-1), the
+        cards of a trade offer as the offerer named them, by id (R-TRADE-1: the recipient
+        learns the offer from the offer event, which shows kinds)."""
         private = atype.private
         if not private:
             return None
-        audience = [by] + [v for p, v in zip(atype.params, values)
-                           if p.domain is Domain.CHARACTER and v is not None and v != by]
-        return Secret(tuple(audience), tuple(f"action.{name}" for name in private))
+        return Secret((by,), tuple(f"action.{name}" for name in private))
 
     # ------------------------------------------------------------------ the loop
 

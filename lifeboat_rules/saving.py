@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from .types import SavedGame
 
 FORMAT = "lifeboat_rules/game"
-VERSION = 3
+VERSION = 4
+READABLE = (3, 4)    # version 3: offers named the cards they give by id (upgraded on reading)
 WHERE = "<saved game>"
 MAX_LOG = 1_000_000
 
@@ -199,10 +200,13 @@ def read(data: Any) -> tuple:
     fmt, version = data.get("format"), data.get("version")
     if type(fmt) is not str or fmt != FORMAT:
         raise ContentError(f"not a saved game (format must be {FORMAT!r})", WHERE, "format")
-    if type(version) is not int or version != VERSION:
+    if type(version) is not int or version not in READABLE:
         raise ContentError(f"saved-game version {short_value(data.get('version'))} is not "
-                           f"supported (this library reads version {VERSION})", WHERE, "version")
+                           f"supported (this library reads versions "
+                           f"{', '.join(map(str, READABLE))})", WHERE, "version")
     data = _plain_copy(data)
+    if version == 3:
+        _upgrade_offers(data)
     problems = [(key, "unknown key") for key in data if key not in ENVELOPE_KEYS]
     problems += [(key, "missing") for key in ENVELOPE_KEYS if key not in data]
     if problems:
@@ -223,6 +227,25 @@ def read(data: Any) -> tuple:
         # entries of one event in the order saved: the first the widest (``Secret.more``)
         secrets[index] = Secret(tuple(audience), tuple(hidden), secrets.get(index))
     return ruleset, state, data["log"], dict(sorted(secrets.items()))
+
+
+def _upgrade_offers(data: dict) -> None:
+    """Version 3 to 4: an open offer keeps the kinds (and markers) of the cards it gives, not
+    their ids (docs/api.md: an offer shows what the card game shows)."""
+    state, table = data.get("state"), data.get("table")
+    if type(state) is not dict or type(table) is not dict or type(table.get("kinds")) is not dict:
+        return      # malformed: the checks that follow say where
+    kinds = table["kinds"]
+    held = state.get("card_markers") if type(state.get("card_markers")) is dict else {}
+    for offer in state.get("offers") or ():
+        give = offer.get("give") if type(offer) is dict else None
+        if type(give) is not list or not all(type(c) is str for c in give):
+            continue
+        marks = [sorted(m for m, cards in held.items() if type(cards) is list and c in cards)
+                 for c in give]
+        offer["give"] = [kinds.get(c, c) for c in give]
+        offer["give_markers"] = marks if any(marks) else None
+    data["version"] = VERSION
 
 
 def structure_problems(ruleset: Ruleset, data: dict) -> list:
@@ -416,6 +439,15 @@ def _check_state(ruleset: Ruleset, state: State) -> None:
     for index, offer in enumerate(state.offers):
         if offer.by == offer.to:
             problem(f"offers[{index}]", "an offer goes to another character")
+        unknown = [k for k in offer.give if k not in content.provisions]
+        if unknown:
+            problem(f"offers[{index}].give", f"not provision kinds: {short_value(unknown)}")
+        marks = offer.give_markers
+        if marks is not None and (type(marks) is not list or len(marks) != len(offer.give) or not all(
+                type(m) is list and all(type(x) is str and x in ruleset.rules.markers for x in m)
+                for m in marks)):
+            problem(f"offers[{index}].give_markers",
+                    "a list of the markers of each card given (known markers)")
     if problems:
         raise_problems(problems, WHERE)
 

@@ -67,16 +67,24 @@ class Character:
 @value
 class Offer:
     """A trade offer (R-TRADE-1): ``give`` from the offerer's hand for ``take`` from the
-    recipient's; cards are instance ids or kinds, as the offer named them."""
+    recipient's. ``give`` holds the kinds of the cards the offerer shows, never their ids: an
+    offer is carried out with any cards of those kinds (and markers) the offerer then holds, so
+    the recipient cannot follow the card it was shown (docs/api.md, card ids are secrets).
+    ``take`` names cards as the offer named them (kinds, or ids)."""
     id: str = name()
     by: str = name(CHARACTER)
     to: str = name(CHARACTER)
     give: list = names()
     take: list = names()
+    give_markers: list | None = data(doc="the markers on each card of give, in order, when "
+                                         "any of them carries one (R-LC-1)")
 
     def data(self) -> dict:
-        return {"id": self.id, "from": self.by, "to": self.to,
-                "give": list(self.give), "take": list(self.take)}
+        out = {"id": self.id, "from": self.by, "to": self.to,
+               "give": list(self.give), "take": list(self.take)}
+        if self.give_markers is not None:
+            out["give_markers"] = [list(m) for m in self.give_markers]
+        return out
 
 
 @value

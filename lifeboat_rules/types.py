@@ -511,9 +511,12 @@ _OfferEvent = TypedDict("_OfferEvent", {"type": Literal["offer"], "offer": str, 
 
 
 class OfferEvent(_OfferEvent, total=False):
-    """``give`` and ``take`` only for the two players of the offer."""
+    """``give`` (the kinds of the cards given, never their ids), ``take`` and
+    ``give_markers`` (the markers of each card given, when one carries any) only for the two
+    players of the offer."""
     give: List[str]
     take: List[str]
+    give_markers: List[List[str]]
 
 
 TradeEvent = TypedDict("TradeEvent", {"type": Literal["trade"], "offer": str, "from": str,
@@ -631,8 +634,14 @@ class CharacterView(_CharacterView, total=False):
     ghost: bool
 
 
-OfferData = TypedDict("OfferData", {"id": str, "from": str, "to": str, "give": List[str],
-                                    "take": List[str]})
+_OfferData = TypedDict("_OfferData", {"id": str, "from": str, "to": str, "give": List[str],
+                                      "take": List[str]})
+
+
+class OfferData(_OfferData, total=False):
+    """An open offer: ``give`` holds the kinds of the cards given (an offer shows them, not
+    their ids); ``give_markers`` the markers of each, when one carries any (R-LC-1)."""
+    give_markers: List[List[str]]
 
 
 class _PickDecision(TypedDict):

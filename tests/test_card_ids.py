@@ -4,9 +4,8 @@
 A player sees the id of a card only where it could see where that card went: once a card it
 saw goes into a hand it may not see, no id it is shown later (in its view, its log, its legal
 actions, the actions its integers stand for, the words of its log) is one it saw before, and
-it is shown no id of a card while that card is in such a hand (but for the cards of an offer
-made to it or by it, which the offerer shows), and no id is ever in the words of its log or
-its feed. The tests follow each physical card through
+it is shown no id of a card while that card is in such a hand (an offer shows the kinds of
+the cards it gives, not their ids), and no id is ever in the words of its log or its feed. The tests follow each physical card through
 the game from the unredacted log and the state (``Follower``), independently of how the
 engine names cards, and look at every channel of every player after every step.
 
@@ -98,10 +97,6 @@ def ids_in(value, known: dict) -> set:
     return {s for s in inv.strings_in(value) if s in known}
 
 
-def offered_ids(game, viewer: str) -> set:
-    return {c for offer in game.view(viewer).get("offers", []) for c in offer["give"] + offer["take"]}
-
-
 class Sightings:
     """Every id each player is shown, by card and by epoch: an epoch of a card, for a player,
     ends when the card goes into a hand the player may not see."""
@@ -110,7 +105,6 @@ class Sightings:
         self.viewers = list(game.state.characters)
         self.epoch = {v: {} for v in self.viewers}        # viewer -> label -> epoch
         self.seen = {v: {} for v in self.viewers}         # viewer -> id -> epoch seen in
-        self.offered: dict = {v: set() for v in self.viewers}
         self.shown = 0
 
     def entered(self, label: str, owner: str) -> None:
@@ -124,8 +118,6 @@ class Sightings:
         the log of one step: ``zones`` gives every place each id was in during that step (an
         action names its card before the card moves: a card played goes face up)."""
         for card in ids:
-            if card in self.offered[viewer] and card not in game.state.table.kinds:
-                continue    # an open offer still names a card gone since: it names nothing
             label = follower.label[card]
             epoch = self.epoch[viewer].get(label, 0)
             before = self.seen[viewer].get(card)
@@ -134,8 +126,6 @@ class Sightings:
                 f"shown it again ({where})")
             self.seen[viewer][card] = epoch
             self.shown += 1
-            if card in self.offered[viewer]:
-                continue
             places = zones.get(card, set()) if zones is not None else {follower.where.get(card)}
             if zones is not None and "passing" in places:
                 # the cards being passed: the picker looking at them is the one pending when
@@ -150,8 +140,6 @@ def check_step(game, follower: Follower, sightings: Sightings, since: int) -> No
     known = follower.label
     viewers = sightings.viewers
     logs = {v: game.events_for(v, since) for v in viewers}
-    for v in viewers:
-        sightings.offered[v] |= offered_ids(game, v)
     zones = {card: {zone} for card, zone in follower.where.items()}
     hands = []
     for event in game.log[since:]:
@@ -164,9 +152,6 @@ def check_step(game, follower: Follower, sightings: Sightings, since: int) -> No
         for v in viewers:
             told = logs[v][offset]
             ids = ids_in(told, known)
-            if told.get("type") == "offer" or told.get("type") == "action" and \
-                    told["action"].get("type") == "offer":
-                sightings.offered[v] |= ids
             sightings.see(game, follower, v, ids, f"log entry {since + offset}: {told}", zones)
             text = lr.describe(told, game)
             assert not {m for m in ID_TEXT.findall(text) if m in known}, f"an id in words: {text}"

@@ -8,7 +8,9 @@ combination, for every character and every action type, every value of every par
 domain is tried (every character, every card id, "hand", every navigation card, every pile of
 the cards drawn, both sides, every open offer...): ``verdict`` accepts it exactly when
 ``moves`` lists it. Trade offers, whose forms cannot all be listed, are checked on their
-canonical forms (single-card gifts) and on random richer ones (accepted ones must apply).
+canonical forms (single-card gifts) and on random richer ones (accepted ones must apply). An
+offer shows only the kinds (and markers) of what it gives, so a gift of any card is listed once
+for its kind and markers, naming the first such card of the hand (docs/api.md).
 """
 
 from __future__ import annotations
@@ -70,16 +72,32 @@ def every_move(game, atype, by, rnd):
         yield tuple(values)
 
 
+def gift_class(game, values) -> tuple:
+    """What a single-card gift shows: to whom, the card's kind and its markers."""
+    to, (card,), _ = values
+    markers = sorted(m for m, cards in game.state.card_markers.items() if card in cards)
+    return to, game.state.table.kinds[card], markers
+
+
 def check_agreement(game, rnd) -> int:
     """``verdict`` accepts exactly what ``moves`` lists, for every character and type."""
     tried = 0
     for by in game.state.characters:
-        listed = {(atype.name, repr(values)) for atype, values in game.moves(by)}
+        moves = game.moves(by)
+        listed = {(atype.name, repr(values)) for atype, values in moves}
+        gifts = [gift_class(game, values) for atype, values in moves if atype.name == "offer"]
+        assert len(gifts) == len({repr(g) for g in gifts}), f"{by}: a gift listed twice"
+        hand = game.state.characters[by].hand
         for atype in game.rules.types.values():
             for values in every_move(game, atype, by, rnd):
                 refusal = game.verdict(atype, by, values)
                 key = (atype.name, repr(values))
-                if refusal is None:
+                if refusal is None and atype.name == "offer":
+                    shown = gift_class(game, values)
+                    assert shown in gifts, f"{by}: a gift of {shown} is legal but not listed"
+                    first = next(c for c in hand if gift_class(game, (shown[0], [c], [])) == shown)
+                    assert (key in listed) == (values[1] == [first]), (by, values)
+                elif refusal is None:
                     assert key in listed, f"{by}: {atype.name}{values} is legal but not listed"
                 else:
                     assert key not in listed, \

@@ -31,9 +31,12 @@ def test_each_move_is_listed_once_by_card_id():
     assert ("sir_stephen", "p4") in robs and ("sir_stephen", "p5") in robs
     assert not any(card == "oar" for _, card in robs)
     assert len(robs) == len(set(robs))
-    # offers: one gift of each card to each other awake character
+    # offers: a gift of each kind to each other awake character (an offer shows kinds, so the
+    # two waters are one move: R-TRADE-1, docs/api.md)
     offers = [a for a in listed if a["type"] == "offer"]
-    assert len(offers) == 3 * 3 and all(a["take"] == [] and len(a["give"]) == 1 for a in offers)
+    assert len(offers) == 2 * 3 and all(a["take"] == [] and len(a["give"]) == 1 for a in offers)
+    hand = game.state.characters["lady_lauren"].hand
+    assert {a["give"][0] for a in offers} == {hand[0], hand[2]}
 
 
 def test_optional_fields_are_always_given_in_the_listing():

@@ -2,8 +2,12 @@
 
 An offer names cards by instance id or by kind. Making one checks only what the offerer may
 know (its own hand), so a refusal never reveals the other hand; whether the recipient holds
-what is asked is checked when it accepts. Open offers end with the action phase. Offers are
-listed (and have integers) in one canonical form: a gift of one card to another character.
+what is asked is checked when it accepts. The offer keeps what the offerer shows of the cards
+it gives, their kinds and markers, not their ids: whoever sees an offer learns what the card
+game shows and cannot follow a shown card when it later leaves the hand unseen (docs/api.md,
+card ids are secrets). Open offers end with the action phase. Offers are listed (and have
+integers) in one canonical form: a gift of one card to another character, one for each kind
+(and markers) in the hand.
 """
 
 from __future__ import annotations
@@ -60,8 +64,45 @@ def _cards_for(game: "Game", refs, held: list) -> list | None:
     return chosen
 
 
-def _same(offer: Offer, to: str, give: list, take: list) -> bool:
-    return offer.to == to and sorted(offer.give) == sorted(give) and sorted(offer.take) == sorted(take)
+def _markers(game: "Game", card: str) -> tuple:
+    """The markers a provision card carries (R-LC-1), sorted: a card's class with its kind."""
+    held = game.state.card_markers
+    if not held:
+        return ()
+    return tuple(sorted(m for m, cards in held.items() if card in cards))
+
+
+def _shown(game: "Game", cards: list) -> tuple:
+    """What an offer keeps of the cards it gives: ``(kinds, markers or None)``."""
+    kinds = game.state.table.kinds
+    marks = [list(_markers(game, c)) for c in cards]
+    return [kinds[c] for c in cards], (marks if any(marks) else None)
+
+
+def _classes(kinds: list, marks: list | None) -> list:
+    return sorted(zip(kinds, [tuple(m) for m in marks] if marks else [()] * len(kinds)))
+
+
+def _same(game: "Game", offer: Offer, to: str, give: list, take: list) -> bool:
+    kinds, marks = _shown(game, give)
+    return (offer.to == to and sorted(offer.take) == sorted(take)
+            and _classes(offer.give, offer.give_markers) == _classes(kinds, marks))
+
+
+def _given_cards(game: "Game", offer: Offer) -> list | None:
+    """Distinct cards of the offerer's hand of the kinds and markers the offer shows, or None."""
+    kinds = game.state.table.kinds
+    held = game.state.characters[offer.by].hand
+    marks = offer.give_markers or [()] * len(offer.give)
+    chosen: list = []
+    for kind, wanted in zip(offer.give, marks):
+        wanted = tuple(wanted)
+        card = next((c for c in held if kinds[c] == kind and c not in chosen
+                     and _markers(game, c) == wanted), None)
+        if card is None:
+            return None
+        chosen.append(card)
+    return chosen
 
 
 def _open_offers(game: "Game", by: str) -> list:
@@ -83,14 +124,15 @@ def _offer_check(game: "Game", stage: "Stage", by: str, to: str, give: list, tak
         return Refusal("R-TRADE-1", "an offer names at least one card", "give", give)
     if len(give) + len(take) > MAX_CARDS:
         return Refusal("API", "too many cards in one offer", "give", give)
-    if _cards_for(game, give, state.characters[by].hand) is None:
+    given = _cards_for(game, give, state.characters[by].hand)
+    if given is None:
         return Refusal("R-TRADE-1", f"{by} does not hold all of {give} in hand", "give", give)
     # cards asked for by id (an id is not checked: the offerer does not see that hand)
     named = [c for c in take if c not in game.rules.content.provisions]
     if len(set(named)) != len(named):
         return Refusal("R-TRADE-1", "a card is asked for twice", "take", take)
     mine = _open_offers(game, by)
-    if any(_same(o, to, give, take) for o in mine):
+    if any(_same(game, o, to, given, take) for o in mine):
         return Refusal("R-TRADE-1", "the same offer is already open", "to", to)
     if len(mine) >= MAX_OPEN_OFFERS:
         return Refusal("R-TRADE-1", f"{by} already has {MAX_OPEN_OFFERS} open offers", "by", by)
@@ -98,31 +140,42 @@ def _offer_check(game: "Game", stage: "Stage", by: str, to: str, give: list, tak
 
 
 def _offer_moves(game: "Game", stage: "Stage", by: str):
-    """The canonical offers: each card of the hand as a gift to each other awake character."""
+    """The canonical offers: a gift of one card to each other awake character, the first card
+    of the hand of each kind and markers (an offer shows only those, so two such cards are one
+    move)."""
     state = game.state
     hand_cards = state.characters[by].hand
     if not hand_cards or trading_refusal(game) is not None:
         return []
     chars = state.characters
+    kinds = state.table.kinds
+    firsts: dict = {}
+    for card in hand_cards:
+        firsts.setdefault((kinds[card], _markers(game, card)), card)
     mine = _open_offers(game, by) if state.offers else ()
     if not mine:    # the usual case, listed without building the set below (hot path)
         return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
-                for card in hand_cards]
+                for card in firsts.values()]
     if len(mine) >= MAX_OPEN_OFFERS:
         return []
-    given = {(o.to, o.give[0]) for o in mine if len(o.give) == 1 and not o.take}
+    given = {(o.to, _classes(o.give, o.give_markers)[0]) for o in mine
+             if len(o.give) == 1 and not o.take}
     return [(to, [card], []) for to in state.seats if to != by and chars[to].awake
-            for card in hand_cards if (to, card) not in given]
+            for shown, card in firsts.items() if (to, shown) not in given]
 
 
 def _offer_resolve(game: "Game", stage: "Stage", by: str, to: str, give: list, take: list) -> None:
     state = game.state
     state.offer_counter += 1
-    offer = Offer(id=f"o{state.offer_counter}", by=by, to=to, give=list(give), take=list(take))
+    kinds, marks = _shown(game, _cards_for(game, give, state.characters[by].hand))
+    offer = Offer(id=f"o{state.offer_counter}", by=by, to=to, give=kinds, take=list(take),
+                  give_markers=marks)
     state.offers.append(offer)
-    effects.emit(game, {"type": "offer", "offer": offer.id, "from": by, "to": to,
-                        "give": list(give), "take": list(take)},
-                 effects.Secret((by, to), ("give", "take")))
+    event = {"type": "offer", "offer": offer.id, "from": by, "to": to,
+             "give": list(kinds), "take": list(take)}
+    if marks is not None:
+        event["give_markers"] = [list(m) for m in marks]
+    effects.emit(game, event, effects.Secret((by, to), ("give", "take", "give_markers")))
 
 
 # --------------------------------------------------------------------------- answers
@@ -132,7 +185,7 @@ def _feasible(game: "Game", offer: Offer):
     chars = game.state.characters
     if not (chars[offer.by].awake and chars[offer.to].awake) or trading_refusal(game) is not None:
         return None
-    given = _cards_for(game, offer.give, chars[offer.by].hand)
+    given = _given_cards(game, offer)
     taken = _cards_for(game, offer.take, chars[offer.to].hand)
     if given is None or taken is None:
         return None
