@@ -43,6 +43,7 @@ import attrs
 from .effects import copy_event
 from .rng import Rng, seed_state
 from .stages import Window
+from .views import told
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -62,7 +63,7 @@ def determinize(game: "Game", viewer: str, seed: int) -> "Game":
     rng = Rng(seed_state(seed))
     copy = game.clone()
     if not game.over:
-        events = game.events_for(viewer)
+        events = told(game, viewer)     # read only: shared with the log where nothing is hidden
         view = game.view(viewer)
         # the copy tells the story as the viewer was told it (its navigation cards below)
         copy.log = list(events)

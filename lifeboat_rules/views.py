@@ -164,6 +164,23 @@ def events_for(game: "Game", viewer: str | None, since: int = 0) -> "list[Event]
     return out
 
 
+def told(game: "Game", viewer: str | None) -> list:
+    """The log as ``viewer`` may see it, like ``events_for(game, viewer)``, for reading only:
+    entries with nothing hidden from the viewer are the log's own (events are never changed
+    once logged), so it costs a copy only of what it redacts (``determinize`` reads it for
+    every world it deals)."""
+    log = game.log
+    secrets = game.secrets
+    if not secrets:
+        return list(log)
+    out = list(log)
+    for index, secret in secrets.items():
+        hidden = secret.hidden_from(viewer)
+        if hidden:
+            out[index] = redact(log[index], hidden)
+    return out
+
+
 def redact(event: dict, hidden: tuple) -> dict:
     """A copy of ``event`` without the ``hidden`` fields (``action.pile``: a field of the
     action the event carries)."""

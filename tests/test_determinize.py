@@ -272,3 +272,19 @@ def test_refuses_what_is_not_a_character():
         game.determinize(None, 1)
     with pytest.raises(ValueError):
         game.determinize(game.state.seats[0], "seed")
+
+
+def test_the_log_determinize_reads_is_the_viewers_log():
+    """``views.told`` (read only, shared with the log) is exactly ``events_for``."""
+    from lifeboat_rules.bots import RandomPlayer
+    from lifeboat_rules.views import told
+    for ruleset in ("classic", "all_in_one"):
+        game = lr.new_game(ruleset, players=5, seed=3)
+        bot = RandomPlayer(3, free_rate=0.2)
+        steps = 0
+        while not game.over and steps < 400:
+            game.apply(bot.act(game))
+            steps += 1
+            if steps % 37 == 0:
+                for viewer in list(game.state.characters) + [None]:
+                    assert told(game, viewer) == game.events_for(viewer)
