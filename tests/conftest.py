@@ -8,6 +8,7 @@ the end of the run."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -125,10 +126,33 @@ def pytest_collection_modifyitems(config, items):
             seen.add(name)
 
 
-def pytest_terminal_summary(terminalreporter):
-    """The counts the property tests ran (tests/invariants.py STATS), per ruleset."""
+WORKER_STATS: dict = {}     # with pytest-xdist: what each worker's property tests counted
+
+
+def pytest_sessionfinish(session):
+    """A pytest-xdist worker hands its counts to the main process (``pytest_testnodedown``)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
     invariants = sys.modules.get("invariants")
     stats = getattr(invariants, "STATS", None)
+    if workeroutput is not None and stats:
+        workeroutput["property_stats"] = json.dumps(stats)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    counted = getattr(node, "workeroutput", {}).get("property_stats")
+    if counted:
+        for section, counts in json.loads(counted).items():
+            mine = WORKER_STATS.setdefault(section, {})
+            for key, value in counts.items():
+                mine[key] = mine.get(key, 0) + value
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The counts the property tests ran (tests/invariants.py STATS, or what the pytest-xdist
+    workers counted), per ruleset."""
+    invariants = sys.modules.get("invariants")
+    stats = getattr(invariants, "STATS", None) or WORKER_STATS
     if not stats:
         return
     profile = os.environ.get("HYPOTHESIS_PROFILE", "default")
