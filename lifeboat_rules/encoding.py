@@ -85,13 +85,17 @@ class Encoder:
             self._layout.append((name, offset, length))
             offset += length
         self.size = offset
+        self.block = CHARACTER_FLAGS + S + K      # a character's block of ``characters``
+        self.board_size = dict((n, l) for n, _, l in self._layout)["board"]
+        self.stage_size = dict((n, l) for n, _, l in self._layout)["stage"]
+        self.decision_size = dict((n, l) for n, _, l in self._layout)["decision"]
         self.knowledge_size = C * K
         self.whole_size = S * self.size + 3 * K + 3 * N
         self.char_index = {c: i for i, c in enumerate(self.characters)}
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.nav_index = {n: i for i, n in enumerate(self.navcards)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
-        self._part = {name: offset for name, offset, _ in self._layout}
+        self.part = {name: offset for name, offset, _ in self._layout}   # part: offset
         self._blocks: dict = {}     # a character's block of the public part, by what it shows
         self._marks: dict = {}      # a player's own numbers when not deciding, by what it holds
 
@@ -129,59 +133,94 @@ class Encoder:
         """The public parts (everything but ``me``, ``love``, ``hate``, ``hand`` and
         ``decision``, which are 0): ``encode_public(game.view(None))``, the same for every
         player, read here straight from the fields the public view shows (once a move for
-        everyone: tests/test_openspiel.py checks that the two agree)."""
+        everyone: tests/test_openspiel.py checks that the two agree). Made of the pieces
+        below (``character_block``, ``board``, ``current``, ``stage``), which the OpenSpiel
+        adapter writes one by one when their sources change."""
         state = game.state
         kinds = state.table.kinds
         out = [0.0] * self.size
-        N, S = len(self.navcards), self.seats
-        chars = self.char_index
-        part = self._part
+        part = self.part
         at = {who: i for i, who in enumerate(state.seats)}
         pending = {d.by for d in game.pending}
-        block = CHARACTER_FLAGS + S + len(self.kinds)
-        blocks = self._blocks
-        if len(blocks) > 100_000:
-            blocks.clear()
+        block = self.block
         for who, ch in state.characters.items():
-            i = chars.get(who)
+            i = self.char_index.get(who)
             if i is None:
                 continue
             base = part["characters"] + i * block
-            # a character's block changes a few times a game: made once for each look
-            key = (who, ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
-                   len(ch.hand), tuple(ch.markers), at.get(who), tuple(ch.front))
-            values = blocks.get(key)
-            if values is None:
-                values = blocks[key] = self._block(ch, key, kinds)
-            out[base:base + block] = values
+            out[base:base + block] = self.character_block(
+                ch, self.character_key(who, ch, at.get(who), kinds))
             if who in pending:
                 out[base + CHARACTER_FLAGS - 1] = 1.0
         base = part["board"]
-        out[base] = min(state.round / 20, 1.0)
-        out[base + 1] = min(state.seagulls / self.landing, 1.0)
-        self._one(out, base + 2, self.phase_index, state.phase.value)
-        base += 2 + len(PHASES)
+        out[base:base + self.board_size] = self.board(state)
+        base = part["current"]
+        out[base:base + len(self.navcards)] = self.current(state)
+        top = game.top
+        if top is not None:
+            base = part["stage"]
+            out[base:base + self.stage_size] = self.stage(top.public(game))
+        return out
+
+    @staticmethod
+    def character_key(who: str, ch, seat, kinds: dict) -> tuple:
+        """What ``who``'s block of ``characters`` but its pending flag is made of (``seat``:
+        its place in the seats, or None)."""
+        front = tuple([kinds[c] for c in ch.front]) if ch.front else ()
+        return (who, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival, len(ch.hand),
+                tuple(ch.markers), seat, front)
+
+    def character_block(self, ch, key: tuple) -> list:
+        """``ch``'s block of ``characters`` but its pending flag (0 there), ``block``
+        numbers; ``key``: ``character_key``'s (a block changes a few times a game: made once
+        for each key)."""
+        blocks = self._blocks
+        values = blocks.get(key)
+        if values is None:
+            if len(blocks) > 100_000:
+                blocks.clear()
+            values = blocks[key] = self._block(ch, key)
+        return values
+
+    def board(self, state) -> list:
+        """The ``board`` part (``board_size`` numbers)."""
+        N = len(self.navcards)
+        out = [0.0] * self.board_size
+        out[0] = min(state.round / 20, 1.0)
+        out[1] = min(state.seagulls / self.landing, 1.0)
+        self._one(out, 2, self.phase_index, state.phase.value)
+        base = 2 + len(PHASES)
         out[base] = min(len(state.supply) / self.total_cards, 1.0)
         out[base + 1] = min(len(state.navigation) / max(N, 1), 1.0)
         out[base + 2] = min(len(state.rowing_pile) / max(N, 1), 1.0)
         out[base + 3] = min(len(state.removed) / self.total_cards, 1.0)
         base += 4
+        kinds = state.table.kinds
         for card in state.discard:
             kind = kinds[card]
             i = self.kind_index.get(kind)
             if i is not None:
                 out[base + i] = min(1.0, out[base + i] + 1.0 / self.counts[kind])
-        if state.current is not None:
-            self._one(out, part["current"], self.nav_index, state.table.navcards[state.current].id)
-        top = game.top
-        if top is not None:
-            self._stage(out, part["stage"], top.public(game))
         return out
 
-    def _block(self, ch, key: tuple, kinds: dict) -> list:
+    def current(self, state) -> list:
+        """The ``current`` part: the navigation card being resolved, one-hot."""
+        out = [0.0] * len(self.navcards)
+        if state.current is not None:
+            self._one(out, 0, self.nav_index, state.table.navcards[state.current].id)
+        return out
+
+    def stage(self, stage) -> list:
+        """The ``stage`` part (``stage_size`` numbers) of what everyone sees of the stage
+        (``Stage.public``, a view's ``stage``)."""
+        out = [0.0] * self.stage_size
+        self._stage(out, 0, stage)
+        return out
+
+    def _block(self, ch, key: tuple) -> list:
         """A character's part of ``characters`` but its pending flag (``key``: what it is
-        made of)."""
-        _, _, lost, ghost, size, damage, survival, hand, markers, seat, front = key
+        made of, ``character_key``)."""
+        _, lost, ghost, size, damage, survival, hand, markers, seat, front = key
         status = ch.status.value
         S = self.seats
         out = [1.0, float(not lost), float(status == "awake"),
@@ -193,7 +232,7 @@ class Encoder:
         out += [0.0] * (S + len(self.kinds))
         if seat is not None and seat < S:
             out[CHARACTER_FLAGS + seat] = 1.0
-        self._count(out, CHARACTER_FLAGS + S, [kinds[c] for c in front])
+        self._count(out, CHARACTER_FLAGS + S, front)
         return out
 
     def private(self, game, character: str, out: list, deciding=None) -> list:
@@ -226,29 +265,51 @@ class Encoder:
 
     def encode_private(self, out: list, character: str, love, hate, hand: list,
                        decision) -> None:
-        part = self._part
-        chars = self.char_index
-        self._one(out, part["me"], chars, character)
-        self._one(out, part["love"], chars, love)
-        self._one(out, part["hate"], chars, hate)
-        self._count(out, part["hand"], hand)
+        """Write ``character``'s own parts into ``out`` (0 there before): ``identity``,
+        ``hand`` (its kinds) and ``decision`` (its view's, or None)."""
+        part = self.part
+        C = len(self.characters)
+        out[part["me"]:part["me"] + 3 * C] = self.identity(character, love, hate)
+        out[part["hand"]:part["hand"] + len(self.kinds)] = self.hand(hand)
         if decision is not None:
-            K = len(self.kinds)
-            base = part["decision"]
-            kind = decision.get("kind")
-            out[base + (DECISIONS.index(kind) if kind in DECISIONS else len(DECISIONS))] = 1.0
-            base += len(DECISIONS) + 1
-            cards = decision.get("cards", ())
-            self._count(out, base, [c["kind"] for c in cards if "kind" in c])
-            for card in cards:
-                if "seagull" in card:
-                    self._one(out, base + K, self.nav_index, card["id"])
+            out[part["decision"]:part["decision"] + self.decision_size] = \
+                self.decision(decision)
+
+    def identity(self, character: str, love, hate) -> list:
+        """The ``me``, ``love`` and ``hate`` parts, one after the other (3 C numbers)."""
+        C = len(self.characters)
+        out = [0.0] * (3 * C)
+        chars = self.char_index
+        self._one(out, 0, chars, character)
+        self._one(out, C, chars, love)
+        self._one(out, 2 * C, chars, hate)
+        return out
+
+    def hand(self, kinds: list) -> list:
+        """The ``hand`` part: the kinds of one's hand (K counts/3)."""
+        out = [0.0] * len(self.kinds)
+        self._count(out, 0, kinds)
+        return out
+
+    def decision(self, decision: dict) -> list:
+        """The ``decision`` part of one's decision as its view shows it (``decision_of``)."""
+        K = len(self.kinds)
+        out = [0.0] * self.decision_size
+        kind = decision.get("kind")
+        out[DECISIONS.index(kind) if kind in DECISIONS else len(DECISIONS)] = 1.0
+        base = len(DECISIONS) + 1
+        cards = decision.get("cards", ())
+        self._count(out, base, [c["kind"] for c in cards if "kind" in c])
+        for card in cards:
+            if "seagull" in card:
+                self._one(out, base + K, self.nav_index, card["id"])
+        return out
 
     def encode_public(self, view: dict) -> list:
         out = [0.0] * self.size
         N, S = len(self.navcards), self.seats
         chars = self.char_index
-        part = self._part
+        part = self.part
         seats = view["seats"]
         pending = {d["by"] for d in view["pending"]}
         block = CHARACTER_FLAGS + S + len(self.kinds)
@@ -560,23 +621,20 @@ class Recall:
         steps.reverse()
         log, secrets = game.log, game.secrets
         self.read += len(log) - start
-        learn = self.encoder.learn
         private = self.private
-        extras: dict = {}           # viewer: [texts] of this step
         for number, (end, pending, shown, _) in enumerate(steps, done + 1):
             texts = []
-            moves = []              # (event as everyone sees it, secret or None)
+            extras: dict = {}       # viewer: [texts] of this step
             for index in range(start, end):
                 event = log[index]
                 secret = secrets.get(index)
                 if secret is None:
                     texts.append(repr(event))
-                    if event["type"] == "move" and _touches_hand(event):
-                        moves.append((event, None, event))
+                    if event["type"] == "move":
+                        self._learn(event, None)
                     continue
                 public_hidden = secret.hidden_from(None)
-                redacted = redact(event, public_hidden)
-                texts.append(repr(redacted))
+                texts.append(repr(redact(event, public_hidden)))
                 # each one the secret names sees the event as events_for shows it to it (a
                 # narrower audience, ``Secret.more``, may see more: a card's new id)
                 for viewer in _named(secret):
@@ -585,8 +643,8 @@ class Recall:
                         if hidden != public_hidden:
                             seen = redact(event, hidden) if hidden else event
                             extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
-                if event["type"] == "move" and _touches_hand(event):
-                    moves.append((redacted, secret, event))
+                if event["type"] == "move":
+                    self._learn(event, secret)
             piece = f"{' '.join(texts)} {pending}"
             digest = _digest(digest, piece)
             pieces = (piece, pieces)
@@ -594,31 +652,41 @@ class Recall:
                 for viewer, text in shown.items():
                     if viewer in private:
                         extras.setdefault(viewer, []).append(f"shown:{text}")
-            for _, audience, event in moves:
-                # only those for whom the move tells something about another's hand
-                for viewer, record in private.items():
-                    if record.seen is None:
-                        continue
-                    if audience is None:
-                        shown = event
-                    else:
-                        hidden = audience.hidden_from(viewer)
-                        shown = redact(event, hidden) if hidden else event
-                    seen = learn(record.seen, (shown,), viewer)
-                    if seen is not record.seen:
-                        private[viewer] = Private(record.digest, record.pieces, seen,
-                                                  record.seen_numbers)
-            if extras:
-                for viewer, seen_texts in extras.items():
-                    record = private[viewer]
-                    mine = f"{number} {' '.join(seen_texts)}"
-                    private[viewer] = Private(_digest(record.digest, mine),
-                                              (mine, record.pieces), record.seen,
-                                              record.seen_numbers)
-                extras = {}
+            for viewer, seen_texts in extras.items():
+                record = private[viewer]
+                mine = f"{number} {' '.join(seen_texts)}"
+                private[viewer] = Private(_digest(record.digest, mine), (mine, record.pieces),
+                                          record.seen, record.seen_numbers)
             start = end
         self.public = (digest, self.count, start, pieces)
         self.public_words = _words(digest)
+
+    def _learn(self, event: dict, secret) -> None:
+        """Each player's ``seen`` after a move (``Encoder.learn``), as the player sees the
+        move (``secret``: the event's, or None). Only those for whom the move may tell
+        something are asked: it leaves the hand of another whose cards they follow, or it
+        enters another's hand with its kind shown to them."""
+        source, target = event.get("from"), event.get("to")
+        left = source[5:] if type(source) is str and source.startswith("hand:") else None
+        entered = target[5:] if "kind" in event and type(target) is str and \
+            target.startswith("hand:") else None
+        if left is None and entered is None:
+            return
+        if secret is not None and not _hides_only_cards(secret):
+            left = entered = ""     # a secret of its own (a plugin's): ask everyone
+        learn = self.encoder.learn
+        private = self.private
+        for viewer, record in private.items():
+            seen = record.seen
+            if seen is None:
+                continue
+            hidden = () if secret is None else secret.hidden_from(viewer)
+            if not (left is not None and left != viewer and (left in seen or not left)) and \
+                    not (entered is not None and entered != viewer and "kind" not in hidden):
+                continue
+            now = learn(seen, (redact(event, hidden) if hidden else event,), viewer)
+            if now is not seen:
+                private[viewer] = Private(record.digest, record.pieces, now, record.seen_numbers)
 
     def seen(self, game, viewer) -> dict:
         """``seen`` of ``viewer``'s memory (worked out from the whole log once, in a resampled
@@ -694,12 +762,14 @@ def _named(secret) -> list:
     return found
 
 
-def _touches_hand(event: dict) -> bool:
-    """Whether a move may tell a viewer something about a hand (``Encoder.learn``): it
-    leaves a hand, or enters one with its kind (shown to someone)."""
-    source, target = event.get("from"), event.get("to")
-    return (type(source) is str and source.startswith("hand:")) or \
-        ("kind" in event and type(target) is str and target.startswith("hand:"))
+def _hides_only_cards(secret) -> bool:
+    """Whether a secret hides no more than a move's card and kind (the engine's moves), so
+    that its ``from`` and ``to`` are seen by all."""
+    while secret is not None:
+        if any(field not in ("card", "kind") for field in secret.hidden):
+            return False
+        secret = secret.more
+    return True
 
 
 def _flatten(pieces) -> list:

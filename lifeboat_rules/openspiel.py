@@ -66,7 +66,8 @@ import numpy as np
 import pyspiel
 
 import lifeboat_rules as lr
-from .encoding import DIGEST_WORDS, RECALL_WORDS, Encoder, Recall
+from .encoding import CHARACTER_FLAGS, DIGEST_WORDS, RECALL_WORDS, Encoder, Recall, \
+    decision_of
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
@@ -240,21 +241,131 @@ def _dealt(data: dict) -> Dealt:
     return Dealt(lr.Game.from_dict(data))
 
 
-class Vectors:
-    """The public part of the vectors of one step, made when first asked (a copy starts
-    without it)."""
+UNWRITTEN = object()    # a part of ``Tensors`` not written yet
 
-    def __init__(self, step: int):
-        self.step = step
-        self.public = None
-        self.recall = None      # with the public digest after it
-        self.deciding: set = set()
+
+class Tensors:
+    """Every player's observation and information-state tensor, kept up to date step by step
+    (``LifeboatState.information_state_tensor``). The public parts live in one vector for
+    everyone and each player's own parts (``me``, ``love``, ``hate``, ``hand``,
+    ``decision``, ``seen``, ``recall``) in a row of its own; the two never overlap, so a
+    player's tensor is their sum, a new array. After a step, ``refresh`` writes only the
+    parts whose sources changed: a character's block when what it shows changes, the board,
+    the stage, who is pending, each player's hand and decision, and its memory when its
+    record (``encoding.Recall``) changed; the public digest, every step. A copy starts
+    empty and is written whole when first asked (``written`` counts the parts written, for
+    the tests)."""
+
+    def __init__(self):
+        self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
+        self.public = None          # numpy vector, made on the first refresh
+        self.own = None             # numpy array, a row per player
+        self.roster: tuple = ()     # the characters in play, as written
+        self.blocks: dict = {}      # character: the key of its block as written
+        self.pending: set = set()
+        self.seats: list = []
+        self.at: dict = {}          # character: its place in ``seats``
+        self.board = self.current = self.stage = UNWRITTEN
+        self.mine: list = []        # per player: [love and hate, hand, decision, record]
+        self.written = 0
 
     def __deepcopy__(self, memo):
-        return Vectors(-1)
+        return Tensors()
 
     def __reduce__(self):
-        return (Vectors, (-1,))
+        return (Tensors, ())
+
+    def refresh(self, state: "LifeboatState") -> None:
+        """Bring every player's tensor to ``state``'s step."""
+        encoder = state.shared.encoder
+        recall = state.recall
+        game = state.dealt.game
+        recall.digests(game, None)              # the records up to date
+        table = game.state
+        kinds = table.table.kinds
+        roster = tuple(table.characters)
+        if self.public is None or self.roster != roster:
+            fresh = Tensors()
+            self.__dict__.update(fresh.__dict__, written=self.written)
+            size = encoder.size + encoder.knowledge_size + RECALL_WORDS
+            self.public = np.zeros(size, np.float32)
+            self.own = np.zeros((state.shared.players, size), np.float32)
+            self.roster = roster
+            self.mine = [[UNWRITTEN] * 4 for _ in state.seats]
+        public, own, part = self.public, self.own, encoder.part
+        written = 0
+        # the public parts
+        if self.seats != table.seats:
+            self.seats = table.seats[:]
+            self.at = {who: i for i, who in enumerate(self.seats)}
+        at, blocks, was_pending = self.at, self.blocks, self.pending
+        pending = self.pending = {d.by for d in game.pending}
+        block, flag = encoder.block, CHARACTER_FLAGS - 1
+        chars = encoder.char_index
+        for who, ch in table.characters.items():
+            i = chars.get(who)
+            if i is None:
+                continue
+            base = part["characters"] + i * block
+            key = encoder.character_key(who, ch, at.get(who), kinds)
+            if blocks.get(who) != key:
+                blocks[who] = key
+                public[base:base + block] = encoder.character_block(ch, key)
+                public[base + flag] = who in pending
+                written += 1
+            elif (who in pending) != (who in was_pending):
+                public[base + flag] = who in pending
+                written += 1
+        key = (table.round, table.seagulls, table.phase, len(table.supply),
+               len(table.navigation), len(table.rowing_pile), len(table.removed),
+               tuple(table.discard))
+        if self.board != key:
+            self.board = key
+            public[part["board"]:part["board"] + encoder.board_size] = encoder.board(table)
+            written += 1
+        if self.current != table.current:
+            self.current = table.current
+            public[part["current"]:part["current"] + len(encoder.navcards)] = \
+                encoder.current(table)
+            written += 1
+        top = game.top
+        stage = None if top is None else top.public(game)
+        if self.stage is UNWRITTEN or self.stage != stage:
+            self.stage = stage
+            public[part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
+            written += 1
+        public[encoder.size:encoder.size + DIGEST_WORDS] = recall.public_words
+        written += 1
+        # each player's own parts
+        C, K = len(encoder.characters), len(encoder.kinds)
+        memory = encoder.size + DIGEST_WORDS
+        for player, character in enumerate(state.seats):
+            me = table.characters[character]
+            row = own[player]
+            mine = self.mine[player]
+            if mine[0] != (me.love, me.hate):
+                mine[0] = (me.love, me.hate)
+                row[part["me"]:part["me"] + 3 * C] = encoder.identity(character, me.love,
+                                                                      me.hate)
+                written += 1
+            if mine[1] != me.hand:
+                mine[1] = me.hand[:]
+                row[part["hand"]:part["hand"] + K] = encoder.hand([kinds[c] for c in me.hand])
+                written += 1
+            decision = decision_of(game, character) if character in pending else None
+            if mine[2] is UNWRITTEN or mine[2] != decision:
+                mine[2] = decision
+                base = part["decision"]
+                row[base:base + encoder.decision_size] = 0.0 if decision is None else \
+                    encoder.decision(decision)
+                written += 1
+            record = recall.private[character]
+            if mine[3] is not record:
+                row[memory:] = recall.numbers(game, character)[1]
+                mine[3] = recall.private[character]
+                written += 1
+        self.step = recall.count
+        self.written += written
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -272,7 +383,7 @@ class LifeboatState(pyspiel.State):
         self.dealt = None           # Dealt, once the four bytes are drawn
         self.seats: list = []
         self.recall = None          # encoding.Recall, once dealt
-        self.vectors = Vectors(-1)
+        self.tensors = Tensors()
         self.to_move = (-1, None)   # (step, current player)
 
     @property
@@ -340,6 +451,15 @@ class LifeboatState(pyspiel.State):
     def is_terminal(self):
         return self.dealt is not None and self.dealt.game.state.over
 
+    def is_chance_node(self):
+        """As OpenSpiel's, answered here for Python callers without the round trip."""
+        return self.dealt is None
+
+    def rewards(self):
+        """As OpenSpiel's for a game rewarded at its end: the returns once over, 0 before
+        (answered here for Python callers, ``rl_environment``, without the round trip)."""
+        return self.returns()
+
     def returns(self):
         if not self.is_terminal():
             return [0.0] * self.shared.players
@@ -361,7 +481,7 @@ class LifeboatState(pyspiel.State):
         world = self.dealt.game.determinize(character, seed)
         other.dealt = Dealt(world)
         other.recall = self.recall.resampled(world, character)
-        other.vectors = Vectors(-1)
+        other.tensors = Tensors()
         other.to_move = (-1, None)
         return other
 
@@ -373,10 +493,30 @@ class LifeboatState(pyspiel.State):
     # ------------------------------------------------------------------ what a player knows
 
     def observation_tensor(self, player=None):
-        return self.vector(OBSERVATION, self._player(player))
+        """The player's observation vector, a new float32 numpy array (``Tensors``)."""
+        player = self._player(player)
+        size = self.shared.encoder.size
+        if self.dealt is None:
+            return np.zeros(size, np.float32)
+        tensors = self._tensors()
+        return tensors.public[:size] + tensors.own[player, :size]
 
     def information_state_tensor(self, player=None):
-        return self.vector(INFORMATION, self._player(player))
+        """The player's information-state vector, a new float32 numpy array (``Tensors``:
+        kept up to date step by step, so asking every player's after every step costs a few
+        writes)."""
+        player = self._player(player)
+        if self.dealt is None:
+            encoder = self.shared.encoder
+            return np.zeros(encoder.size + encoder.knowledge_size + RECALL_WORDS, np.float32)
+        tensors = self._tensors()
+        return tensors.public + tensors.own[player]
+
+    def _tensors(self) -> Tensors:
+        tensors = self.tensors
+        if tensors.step != self.recall.count:
+            tensors.refresh(self)
+        return tensors
 
     def observation_string(self, player=None):
         return self.text(OBSERVATION, self._player(player))
@@ -399,30 +539,22 @@ class LifeboatState(pyspiel.State):
         viewer = None if player is None else self.seats[player]
         return self.recall.transcript(self.dealt.game, viewer)
 
-    def vector(self, mode: tuple, player: int) -> list:
-        """The tensor of an observer ``mode`` for ``player``, a new list: the public part
-        is made once a step for everyone, the rest is the player's own."""
-        encoder = self.shared.encoder
+    def vector(self, mode: tuple, player: int):
+        """The tensor of an observer ``mode`` for ``player``: a player's own observers read
+        ``Tensors``; the public ones (seldom asked) are made here from the public parts."""
         recall, private = mode
+        if private:
+            return self.information_state_tensor(player) if recall else \
+                self.observation_tensor(player)
+        encoder = self.shared.encoder
         if self.dealt is None:
             return [0.0] * (encoder.size + (encoder.knowledge_size + RECALL_WORDS
                                             if recall else 0))
         game = self.dealt.game
-        vectors = self.vectors
-        if vectors.step != self.recall.count:
-            vectors = self.vectors = Vectors(self.recall.count)
-            vectors.public = encoder.public(game)
-            vectors.deciding = {d.by for d in game.pending}
-        viewer = self.seats[player] if private else None
+        values = encoder.public(game)
         if recall:
-            public, own = self.recall.numbers(game, viewer)
-            if vectors.recall is None:
-                vectors.recall = vectors.public + public
-            values = vectors.recall + own
-        else:
-            values = vectors.public[:]
-        if private:
-            encoder.private(game, viewer, values, vectors.deciding)
+            public, rest = self.recall.numbers(game, None)
+            values += public + rest
         return values
 
     def text(self, mode: tuple, player: int) -> str:
