@@ -432,29 +432,31 @@ class Encoder:
         counted there, one that comes out with its kind shown is taken off, and one that
         comes out unseen makes it forget that hand (it cannot tell which card left). Only
         what the entries show: no card's id is followed."""
-        index = self.kind_index
         for event in events:
-            if event.get("type") != "move":
-                continue
-            kind = event.get("kind")
-            source, target = event.get("from"), event.get("to")
-            if type(source) is str and source.startswith("hand:"):
-                who = source[5:]
-                if who != viewer and who in seen:
-                    i = index.get(kind) if kind is not None else None
-                    if i is None:
-                        seen = {k: v for k, v in seen.items() if k != who}
-                    elif seen[who][i]:
-                        counts = list(seen[who])
-                        counts[i] -= 1
-                        seen = {**seen, who: tuple(counts)}
-            if type(target) is str and target.startswith("hand:") and kind is not None:
-                who = target[5:]
-                i = index.get(kind)
-                if who != viewer and i is not None:
-                    counts = list(seen.get(who, (0,) * len(self.kinds)))
-                    counts[i] += 1
+            if event.get("type") == "move":
+                seen = self.learn_move(seen, event.get("kind"), event.get("from"),
+                                       event.get("to"), viewer)
+        return seen
+
+    def learn_move(self, seen: dict, kind, source, target, viewer) -> dict:
+        """``learn`` of one move as ``viewer`` saw it (``kind``: None when not shown)."""
+        if type(source) is str and source.startswith("hand:"):
+            who = source[5:]
+            if who != viewer and who in seen:
+                i = self.kind_index.get(kind) if kind is not None else None
+                if i is None:
+                    seen = {k: v for k, v in seen.items() if k != who}
+                elif seen[who][i]:
+                    counts = list(seen[who])
+                    counts[i] -= 1
                     seen = {**seen, who: tuple(counts)}
+        if type(target) is str and target.startswith("hand:") and kind is not None:
+            who = target[5:]
+            i = self.kind_index.get(kind)
+            if who != viewer and i is not None:
+                counts = list(seen.get(who, (0,) * len(self.kinds)))
+                counts[i] += 1
+                seen = {**seen, who: tuple(counts)}
         return seen
 
     def seen_vector(self, seen: dict) -> list:
@@ -545,6 +547,7 @@ class Recall:
         self.count = 0
         self.read = 0
         self.pending_texts: dict = {}
+        self.plans: dict = {}       # how each secret reads to each player (``_plan``)
         self.public = (_digest(b"", "public"), 0, 0, None)    # digest, steps, log, pieces
         self.public_words = _words(self.public[0])
         self.private = {}
@@ -561,6 +564,7 @@ class Recall:
         other.count = self.count
         other.read = self.read
         other.pending_texts = self.pending_texts     # texts of who is pending: the same anywhere
+        other.plans = self.plans
         other.public = self.public
         other.public_words = self.public_words
         other.private = dict(self.private)
@@ -622,6 +626,7 @@ class Recall:
         log, secrets = game.log, game.secrets
         self.read += len(log) - start
         private = self.private
+        plans = self.plans
         for number, (end, pending, shown, _) in enumerate(steps, done + 1):
             texts = []
             extras: dict = {}       # viewer: [texts] of this step
@@ -633,18 +638,21 @@ class Recall:
                     if event["type"] == "move":
                         self._learn(event, None)
                     continue
-                public_hidden = secret.hidden_from(None)
+                try:
+                    plan = plans.get(secret)
+                except TypeError:   # a plugin's secret holding lists: read each time
+                    plan = None
+                if plan is None:
+                    plan = self._plan(secret)
+                public_hidden, named = plan
                 texts.append(repr(redact(event, public_hidden)))
                 # each one the secret names sees the event as events_for shows it to it (a
                 # narrower audience, ``Secret.more``, may see more: a card's new id)
-                for viewer in _named(secret):
-                    if viewer in private:
-                        hidden = secret.hidden_from(viewer)
-                        if hidden != public_hidden:
-                            seen = redact(event, hidden) if hidden else event
-                            extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                for viewer, hidden in named.items():
+                    seen = redact(event, hidden) if hidden else event
+                    extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
                 if event["type"] == "move":
-                    self._learn(event, secret)
+                    self._learn(event, plan)
             piece = f"{' '.join(texts)} {pending}"
             digest = _digest(digest, piece)
             pieces = (piece, pieces)
@@ -659,32 +667,64 @@ class Recall:
                                           record.seen, record.seen_numbers)
             start = end
         self.public = (digest, self.count, start, pieces)
-        self.public_words = _words(digest)
+        self.public_words = None    # made when asked (``numbers``)
 
-    def _learn(self, event: dict, secret) -> None:
+    def _plan(self, secret) -> tuple:
+        """How ``secret`` reads: ``(the fields hidden from the public, {player: the fields
+        hidden from it}``, for each player of the game it names that sees more than the
+        public``)``. The same for every event carrying an equal secret: made once."""
+        plans = self.plans
+        if len(plans) > 10_000:
+            plans.clear()
+        public_hidden = secret.hidden_from(None)
+        named = {}
+        for viewer in _named(secret):
+            if viewer in self.private:
+                hidden = secret.hidden_from(viewer)
+                if hidden != public_hidden:
+                    named[viewer] = hidden
+        plan = (public_hidden, named)
+        try:
+            plans[secret] = plan
+        except TypeError:
+            pass
+        return plan
+
+    def _learn(self, event: dict, plan) -> None:
         """Each player's ``seen`` after a move (``Encoder.learn``), as the player sees the
-        move (``secret``: the event's, or None). Only those for whom the move may tell
-        something are asked: it leaves the hand of another whose cards they follow, or it
-        enters another's hand with its kind shown to them."""
+        move (``plan``: its secret's ``_plan``, or None). Only those for whom the move may
+        tell something are asked: it leaves the hand of another whose cards they follow, or
+        it enters another's hand with its kind shown to them."""
         source, target = event.get("from"), event.get("to")
         left = source[5:] if type(source) is str and source.startswith("hand:") else None
         entered = target[5:] if "kind" in event and type(target) is str and \
             target.startswith("hand:") else None
         if left is None and entered is None:
             return
-        if secret is not None and not _hides_only_cards(secret):
-            left = entered = ""     # a secret of its own (a plugin's): ask everyone
-        learn = self.encoder.learn
+        everyone = False
+        if plan is None:
+            public_hidden, named = (), {}
+        else:
+            public_hidden, named = plan
+            # a secret of its own (a plugin's, hiding where a card went): ask everyone
+            everyone = any(field not in ("card", "kind") for field in public_hidden)
+        learn, learn_move = self.encoder.learn, self.encoder.learn_move
+        kind = event.get("kind")
         private = self.private
         for viewer, record in private.items():
             seen = record.seen
             if seen is None:
                 continue
-            hidden = () if secret is None else secret.hidden_from(viewer)
-            if not (left is not None and left != viewer and (left in seen or not left)) and \
-                    not (entered is not None and entered != viewer and "kind" not in hidden):
+            hidden = named.get(viewer, public_hidden)
+            if everyone:
+                now = learn(seen, (redact(event, hidden) if hidden else event,), viewer)
+            elif (left is not None and left != viewer and left in seen) or \
+                    (entered is not None and entered != viewer and "kind" not in hidden):
+                # the engine's moves hide their card and kind only: from and to are seen
+                now = learn_move(seen, None if "kind" in hidden else kind, source, target,
+                                 viewer)
+            else:
                 continue
-            now = learn(seen, (redact(event, hidden) if hidden else event,), viewer)
             if now is not seen:
                 private[viewer] = Private(record.digest, record.pieces, now, record.seen_numbers)
 
@@ -707,6 +747,8 @@ class Recall:
         for the spectator, what everyone saw) and its own digest (the spectator's is 0)."""
         if self.public[1] != self.count:
             self._update(game)
+        if self.public_words is None:
+            self.public_words = _words(self.public[0])
         if viewer is None:
             return self.public_words, \
                 self.encoder.seen_vector(self.public_seen(game)) + [0.0] * DIGEST_WORDS
@@ -762,16 +804,6 @@ def _named(secret) -> list:
     return found
 
 
-def _hides_only_cards(secret) -> bool:
-    """Whether a secret hides no more than a move's card and kind (the engine's moves), so
-    that its ``from`` and ``to`` are seen by all."""
-    while secret is not None:
-        if any(field not in ("card", "kind") for field in secret.hidden):
-            return False
-        secret = secret.more
-    return True
-
-
 def _flatten(pieces) -> list:
     out = []
     while pieces is not None:
@@ -797,6 +829,7 @@ def _recall(encoder: "Encoder", steps: list, count: int, read: int, public: tupl
         chain = (end, pending, shown, chain)
     recall.chain, recall.count, recall.read = chain, count, read
     recall.pending_texts = {}
+    recall.plans = {}
     digest, done, log, pieces = public
     recall.public = (digest, done, log, _nest(pieces))
     recall.private = {v: Private(d, _nest(pieces), seen) for v, (d, pieces, seen) in private.items()}

@@ -181,6 +181,7 @@ class LifeboatGame(pyspiel.Game):
             raise ValueError(f"reward is 'win' or 'score', not {self.reward!r}")
         sample = lr.new_game(self.ruleset, players=self.players, seed=0)   # checks the count
         self.encoder = Encoder(self.ruleset, self.players)
+        self.arrays: dict = {}      # Tensors' parts as arrays, by what they are made of
         win = self.reward == "win"
         info = pyspiel.GameInfo(
             num_distinct_actions=sample.num_actions,
@@ -207,9 +208,10 @@ class Shared:
     ``clone`` deep-copies every attribute of a Python state, and its ``serialize`` pickles
     them: this one pickles as its parameters)."""
 
-    def __init__(self, ruleset, players: int, reward: str, spec, encoder):
+    def __init__(self, ruleset, players: int, reward: str, spec, encoder, arrays: dict):
         self.ruleset, self.players, self.reward, self.spec = ruleset, players, reward, spec
         self.encoder = encoder
+        self.arrays = arrays
 
     def __deepcopy__(self, memo):
         return self
@@ -220,7 +222,7 @@ class Shared:
 
 def _shared(spec, players: int, reward: str) -> Shared:
     ruleset = lr.load_ruleset(spec)
-    return Shared(ruleset, players, reward, spec, Encoder(ruleset, players))
+    return Shared(ruleset, players, reward, spec, Encoder(ruleset, players), {})
 
 
 class Dealt:
@@ -246,20 +248,18 @@ UNWRITTEN = object()    # a part of ``Tensors`` not written yet
 
 class Tensors:
     """Every player's observation and information-state tensor, kept up to date step by step
-    (``LifeboatState.information_state_tensor``). The public parts live in one vector for
-    everyone and each player's own parts (``me``, ``love``, ``hate``, ``hand``,
-    ``decision``, ``seen``, ``recall``) in a row of its own; the two never overlap, so a
-    player's tensor is their sum, a new array. After a step, ``refresh`` writes only the
+    (``LifeboatState.information_state_tensor``): one numpy row per player, and a player's
+    tensor a copy of its row. After a step, ``refresh`` writes only the
     parts whose sources changed: a character's block when what it shows changes, the board,
-    the stage, who is pending, each player's hand and decision, and its memory when its
-    record (``encoding.Recall``) changed; the public digest, every step. A copy starts
+    the stage, who is pending (each into every row), each player's hand and decision, and
+    its memory when its record (``encoding.Recall``) changed (into its own row); the public
+    digest, every step. A copy starts
     empty and is written whole when first asked (``written`` counts the parts written, for
     the tests)."""
 
     def __init__(self):
         self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
-        self.public = None          # numpy vector, made on the first refresh
-        self.own = None             # numpy array, a row per player
+        self.rows = None            # numpy array, a row per player, made when first asked
         self.roster: tuple = ()     # the characters in play, as written
         self.blocks: dict = {}      # character: the key of its block as written
         self.pending: set = set()
@@ -277,22 +277,25 @@ class Tensors:
 
     def refresh(self, state: "LifeboatState") -> None:
         """Bring every player's tensor to ``state``'s step."""
-        encoder = state.shared.encoder
+        shared = state.shared
+        encoder = shared.encoder
         recall = state.recall
         game = state.dealt.game
-        recall.digests(game, None)              # the records up to date
+        digest = recall.digests(game, None)[0]  # the records up to date
         table = game.state
         kinds = table.table.kinds
         roster = tuple(table.characters)
-        if self.public is None or self.roster != roster:
+        if self.rows is None or self.roster != roster:
             fresh = Tensors()
             self.__dict__.update(fresh.__dict__, written=self.written)
             size = encoder.size + encoder.knowledge_size + RECALL_WORDS
-            self.public = np.zeros(size, np.float32)
-            self.own = np.zeros((state.shared.players, size), np.float32)
+            self.rows = np.zeros((shared.players, size), np.float32)
             self.roster = roster
-            self.mine = [[UNWRITTEN] * 4 for _ in state.seats]
-        public, own, part = self.public, self.own, encoder.part
+            self.mine = [[UNWRITTEN] * 5 for _ in state.seats]
+        rows, part = self.rows, encoder.part
+        arrays = shared.arrays
+        if len(arrays) > 100_000:
+            arrays.clear()
         written = 0
         # the public parts
         if self.seats != table.seats:
@@ -310,62 +313,83 @@ class Tensors:
             key = encoder.character_key(who, ch, at.get(who), kinds)
             if blocks.get(who) != key:
                 blocks[who] = key
-                public[base:base + block] = encoder.character_block(ch, key)
-                public[base + flag] = who in pending
+                values = arrays.get(key)
+                if values is None:
+                    values = arrays[key] = np.array(encoder.character_block(ch, key),
+                                                    np.float32)
+                rows[:, base:base + block] = values
+                if who in pending:
+                    rows[:, base + flag] = 1.0
                 written += 1
             elif (who in pending) != (who in was_pending):
-                public[base + flag] = who in pending
+                rows[:, base + flag] = 1.0 if who in pending else 0.0
                 written += 1
         key = (table.round, table.seagulls, table.phase, len(table.supply),
                len(table.navigation), len(table.rowing_pile), len(table.removed),
                tuple(table.discard))
         if self.board != key:
             self.board = key
-            public[part["board"]:part["board"] + encoder.board_size] = encoder.board(table)
+            rows[:, part["board"]:part["board"] + encoder.board_size] = encoder.board(table)
             written += 1
         if self.current != table.current:
             self.current = table.current
-            public[part["current"]:part["current"] + len(encoder.navcards)] = \
+            rows[:, part["current"]:part["current"] + len(encoder.navcards)] = \
                 encoder.current(table)
             written += 1
         top = game.top
-        stage = None if top is None else top.public(game)
+        stage = None if top is None else top.public(game)    # a new dict (a view's part)
         if self.stage is UNWRITTEN or self.stage != stage:
             self.stage = stage
-            public[part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
+            rows[:, part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
             written += 1
-        public[encoder.size:encoder.size + DIGEST_WORDS] = recall.public_words
+        memory = encoder.size
+        rows[:, memory:memory + DIGEST_WORDS] = digest_numbers(digest)
         written += 1
         # each player's own parts
         C, K = len(encoder.characters), len(encoder.kinds)
-        memory = encoder.size + DIGEST_WORDS
+        memory += DIGEST_WORDS
+        mark = memory + encoder.knowledge_size
         for player, character in enumerate(state.seats):
             me = table.characters[character]
-            row = own[player]
             mine = self.mine[player]
             if mine[0] != (me.love, me.hate):
                 mine[0] = (me.love, me.hate)
-                row[part["me"]:part["me"] + 3 * C] = encoder.identity(character, me.love,
-                                                                      me.hate)
+                rows[player, part["me"]:part["me"] + 3 * C] = encoder.identity(
+                    character, me.love, me.hate)
                 written += 1
             if mine[1] != me.hand:
                 mine[1] = me.hand[:]
-                row[part["hand"]:part["hand"] + K] = encoder.hand([kinds[c] for c in me.hand])
+                hand = ("hand", *[kinds[c] for c in me.hand])
+                values = arrays.get(hand)
+                if values is None:
+                    values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
+                rows[player, part["hand"]:part["hand"] + K] = values
                 written += 1
             decision = decision_of(game, character) if character in pending else None
             if mine[2] is UNWRITTEN or mine[2] != decision:
                 mine[2] = decision
                 base = part["decision"]
-                row[base:base + encoder.decision_size] = 0.0 if decision is None else \
-                    encoder.decision(decision)
+                rows[player, base:base + encoder.decision_size] = 0.0 if decision is None \
+                    else encoder.decision(decision)
                 written += 1
             record = recall.private[character]
-            if mine[3] is not record:
-                row[memory:] = recall.numbers(game, character)[1]
-                mine[3] = recall.private[character]
+            if record.seen is None or mine[3] is not record.seen:
+                seen = recall.seen(game, character)     # worked out once in a resampled world
+                mine[3] = seen
+                rows[player, memory:mark] = encoder.seen_vector(seen)
+                written += 1
+            if mine[4] != record.digest:
+                mine[4] = record.digest
+                rows[player, mark:] = digest_numbers(record.digest)
                 written += 1
         self.step = recall.count
         self.written += written
+
+
+def digest_numbers(digest: bytes) -> np.ndarray:
+    """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (exact in
+    float32; the numbers of ``Recall.numbers``)."""
+    return np.frombuffer(digest, ">u2") / 65536.0
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -378,7 +402,8 @@ class LifeboatState(pyspiel.State):
 
     def __init__(self, game: LifeboatGame):
         super().__init__(game)
-        self.shared = Shared(game.ruleset, game.players, game.reward, game.spec, game.encoder)
+        self.shared = Shared(game.ruleset, game.players, game.reward, game.spec, game.encoder,
+                             game.arrays)
         self.seed_bytes: list = []
         self.dealt = None           # Dealt, once the four bytes are drawn
         self.seats: list = []
@@ -498,8 +523,7 @@ class LifeboatState(pyspiel.State):
         size = self.shared.encoder.size
         if self.dealt is None:
             return np.zeros(size, np.float32)
-        tensors = self._tensors()
-        return tensors.public[:size] + tensors.own[player, :size]
+        return self._tensors().rows[player, :size].copy()
 
     def information_state_tensor(self, player=None):
         """The player's information-state vector, a new float32 numpy array (``Tensors``:
@@ -509,8 +533,7 @@ class LifeboatState(pyspiel.State):
         if self.dealt is None:
             encoder = self.shared.encoder
             return np.zeros(encoder.size + encoder.knowledge_size + RECALL_WORDS, np.float32)
-        tensors = self._tensors()
-        return tensors.public + tensors.own[player]
+        return self._tensors().rows[player].copy()
 
     def _tensors(self) -> Tensors:
         tensors = self.tensors
