@@ -608,6 +608,12 @@ class Recall:
         self.chain = (len(game.log), text, shown, self.chain)
         self.count += 1
 
+    def shown(self, viewer: str):
+        """What ``viewer`` is shown at this step (its view's ``decision`` but its kind, as
+        text), or None: noted by ``step``."""
+        shown = self.chain[2] if self.chain is not None else None
+        return None if shown is None else shown.get(viewer)
+
     def digests(self, game, viewer) -> tuple:
         """``(public digest, own digest or None)`` of ``viewer`` now."""
         if self.public[1] != self.count:
@@ -644,13 +650,21 @@ class Recall:
                     plan = None
                 if plan is None:
                     plan = self._plan(secret)
-                public_hidden, named = plan
-                texts.append(repr(redact(event, public_hidden)))
-                # each one the secret names sees the event as events_for shows it to it (a
-                # narrower audience, ``Secret.more``, may see more: a card's new id)
-                for viewer, hidden in named.items():
-                    seen = redact(event, hidden) if hidden else event
-                    extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                public_hidden, named, flat = plan
+                # the event as redact gives it (a copy without the hidden fields), and as
+                # events_for shows it to each one the secret names (a narrower audience,
+                # ``Secret.more``, may see more: a card's new id)
+                if flat:        # top-level fields only: the same text without a deep copy
+                    texts.append(repr({k: v for k, v in event.items()
+                                       if k not in public_hidden}))
+                    for viewer, hidden in named.items():
+                        seen = {k: v for k, v in event.items() if k not in hidden}
+                        extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                else:
+                    texts.append(repr(redact(event, public_hidden)))
+                    for viewer, hidden in named.items():
+                        seen = redact(event, hidden) if hidden else event
+                        extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
                 if event["type"] == "move":
                     self._learn(event, plan)
             piece = f"{' '.join(texts)} {pending}"
@@ -672,7 +686,8 @@ class Recall:
     def _plan(self, secret) -> tuple:
         """How ``secret`` reads: ``(the fields hidden from the public, {player: the fields
         hidden from it}``, for each player of the game it names that sees more than the
-        public``)``. The same for every event carrying an equal secret: made once."""
+        public``, whether every hidden field is a top-level one)``. The same for every event
+        carrying an equal secret: made once."""
         plans = self.plans
         if len(plans) > 10_000:
             plans.clear()
@@ -683,7 +698,8 @@ class Recall:
                 hidden = secret.hidden_from(viewer)
                 if hidden != public_hidden:
                     named[viewer] = hidden
-        plan = (public_hidden, named)
+        flat = not any("." in field for field in public_hidden)
+        plan = (public_hidden, named, flat)
         try:
             plans[secret] = plan
         except TypeError:
@@ -705,7 +721,7 @@ class Recall:
         if plan is None:
             public_hidden, named = (), {}
         else:
-            public_hidden, named = plan
+            public_hidden, named, _ = plan
             # a secret of its own (a plugin's, hiding where a card went): ask everyone
             everyone = any(field not in ("card", "kind") for field in public_hidden)
         learn, learn_move = self.encoder.learn, self.encoder.learn_move

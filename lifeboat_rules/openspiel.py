@@ -302,7 +302,10 @@ class Tensors:
             self.seats = table.seats[:]
             self.at = {who: i for i, who in enumerate(self.seats)}
         at, blocks, was_pending = self.at, self.blocks, self.pending
-        pending = self.pending = {d.by for d in game.pending}
+        deciding: dict = {}         # character: the kind of its first pending decision
+        for decision in game.pending:
+            deciding.setdefault(decision.by, decision.kind)
+        pending = self.pending = deciding.keys()
         block, flag = encoder.block, CHARACTER_FLAGS - 1
         chars = encoder.char_index
         for who, ch in table.characters.items():
@@ -310,13 +313,17 @@ class Tensors:
             if i is None:
                 continue
             base = part["characters"] + i * block
-            key = encoder.character_key(who, ch, at.get(who), kinds)
+            # what the block shows (the front by card ids: the same game throughout)
+            seat = at.get(who)
+            key = (ch.lost, ch.ghost, ch.size, ch.damage, ch.survival, len(ch.hand),
+                   tuple(ch.markers), tuple(ch.front), seat)
             if blocks.get(who) != key:
                 blocks[who] = key
-                values = arrays.get(key)
+                full = encoder.character_key(who, ch, seat, kinds)
+                values = arrays.get(full)
                 if values is None:
-                    values = arrays[key] = np.array(encoder.character_block(ch, key),
-                                                    np.float32)
+                    values = arrays[full] = np.array(encoder.character_block(ch, full),
+                                                     np.float32)
                 rows[:, base:base + block] = values
                 if who in pending:
                     rows[:, base + flag] = 1.0
@@ -343,7 +350,7 @@ class Tensors:
             rows[:, part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
             written += 1
         memory = encoder.size
-        rows[:, memory:memory + DIGEST_WORDS] = digest_numbers(digest)
+        digest_numbers(digest, rows[:, memory:memory + DIGEST_WORDS])
         written += 1
         # each player's own parts
         C, K = len(encoder.characters), len(encoder.kinds)
@@ -365,31 +372,58 @@ class Tensors:
                     values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
                 rows[player, part["hand"]:part["hand"] + K] = values
                 written += 1
-            decision = decision_of(game, character) if character in pending else None
-            if mine[2] is UNWRITTEN or mine[2] != decision:
-                mine[2] = decision
+            # its decision: its kind and what it is shown (``Recall.shown``) say it all
+            kind = deciding.get(character)
+            key = None if kind is None or top is None else \
+                ("decision", kind, recall.shown(character))
+            if mine[2] != key:
+                mine[2] = key
                 base = part["decision"]
-                rows[player, base:base + encoder.decision_size] = 0.0 if decision is None \
-                    else encoder.decision(decision)
+                if key is None:
+                    rows[player, base:base + encoder.decision_size] = 0.0
+                else:
+                    values = arrays.get(key)
+                    if values is None:
+                        values = arrays[key] = np.array(
+                            encoder.decision(decision_of(game, character)), np.float32)
+                    rows[player, base:base + encoder.decision_size] = values
                 written += 1
             record = recall.private[character]
-            if record.seen is None or mine[3] is not record.seen:
+            seen = record.seen
+            if seen is None:
                 seen = recall.seen(game, character)     # worked out once in a resampled world
+                record = recall.private[character]
+            if mine[3] is not seen:
+                # only the characters whose counts changed
+                old = {} if mine[3] is UNWRITTEN else mine[3]
+                for who in old.keys() | seen.keys():
+                    counts = seen.get(who)
+                    i = chars.get(who)
+                    if counts != old.get(who) and i is not None:
+                        base = memory + i * K
+                        if counts is None:          # forgotten
+                            rows[player, base:base + K] = 0.0
+                        else:
+                            values = arrays.get(("seen", counts))
+                            if values is None:
+                                values = arrays["seen", counts] = np.array(
+                                    encoder.seen_vector({who: counts})[i * K:(i + 1) * K],
+                                    np.float32)
+                            rows[player, base:base + K] = values
+                        written += 1
                 mine[3] = seen
-                rows[player, memory:mark] = encoder.seen_vector(seen)
-                written += 1
             if mine[4] != record.digest:
                 mine[4] = record.digest
-                rows[player, mark:] = digest_numbers(record.digest)
+                digest_numbers(record.digest, rows[player, mark:])
                 written += 1
         self.step = recall.count
         self.written += written
 
 
-def digest_numbers(digest: bytes) -> np.ndarray:
-    """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (exact in
-    float32; the numbers of ``Recall.numbers``)."""
-    return np.frombuffer(digest, ">u2") / 65536.0
+def digest_numbers(digest: bytes, out: np.ndarray) -> None:
+    """Write a digest into ``out`` (each row of it) as tensor entries: ``DIGEST_WORDS``
+    numbers of 16 bits, k / 65536 (exact in float32; the numbers of ``Recall.numbers``)."""
+    np.multiply(np.frombuffer(digest, ">u2"), 1 / 65536, out=out)
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -519,6 +553,10 @@ class LifeboatState(pyspiel.State):
 
     def observation_tensor(self, player=None):
         """The player's observation vector, a new float32 numpy array (``Tensors``)."""
+        tensors = self.tensors
+        if tensors.step >= 0 and tensors.step == self.recall.count and \
+                player in range(self.shared.players):  # asked again this step
+            return tensors.rows[player, :self.shared.encoder.size].copy()
         player = self._player(player)
         size = self.shared.encoder.size
         if self.dealt is None:
@@ -529,6 +567,10 @@ class LifeboatState(pyspiel.State):
         """The player's information-state vector, a new float32 numpy array (``Tensors``:
         kept up to date step by step, so asking every player's after every step costs a few
         writes)."""
+        tensors = self.tensors
+        if tensors.step >= 0 and tensors.step == self.recall.count and \
+                player in range(self.shared.players):  # asked again this step
+            return tensors.rows[player].copy()
         player = self._player(player)
         if self.dealt is None:
             encoder = self.shared.encoder
