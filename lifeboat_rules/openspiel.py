@@ -191,7 +191,13 @@ class LifeboatGame(pyspiel.Game):
             max_utility=1.0 if win else max_score(self.ruleset, self.players),
             utility_sum=1.0 if win else None,
             max_game_length=MAX_GAME_LENGTH)
-        super().__init__(GAME_TYPE if win else SCORE_TYPE, info, params)
+        self.type = GAME_TYPE if win else SCORE_TYPE
+        super().__init__(self.type, info, params)
+
+    def get_type(self) -> pyspiel.GameType:
+        """As OpenSpiel's, answered here for Python callers (``rl_environment`` asks it twice
+        a step) without making a new one in C++."""
+        return self.type
 
     def new_initial_state(self):
         return LifeboatState(self)
@@ -350,7 +356,7 @@ class Tensors:
             rows[:, part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
             written += 1
         memory = encoder.size
-        digest_numbers(digest, rows[:, memory:memory + DIGEST_WORDS])
+        rows[:, memory:memory + DIGEST_WORDS] = digest_numbers(digest)
         written += 1
         # each player's own parts
         C, K = len(encoder.characters), len(encoder.kinds)
@@ -414,16 +420,19 @@ class Tensors:
                 mine[3] = seen
             if mine[4] != record.digest:
                 mine[4] = record.digest
-                digest_numbers(record.digest, rows[player, mark:])
+                rows[player, mark:] = digest_numbers(record.digest)
                 written += 1
         self.step = recall.count
         self.written += written
 
 
-def digest_numbers(digest: bytes, out: np.ndarray) -> None:
-    """Write a digest into ``out`` (each row of it) as tensor entries: ``DIGEST_WORDS``
-    numbers of 16 bits, k / 65536 (exact in float32; the numbers of ``Recall.numbers``)."""
-    np.multiply(np.frombuffer(digest, ">u2"), 1 / 65536, out=out)
+WORDS = np.arange(65536, dtype=np.float32) / 65536   # k / 65536, exact in float32
+
+
+def digest_numbers(digest: bytes) -> np.ndarray:
+    """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (the
+    numbers of ``Recall.numbers``)."""
+    return WORDS[np.frombuffer(digest, ">u2")]
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -464,18 +473,23 @@ class LifeboatState(pyspiel.State):
         return self.to_move[1]
 
     def _legal_actions(self, player):
-        if self.dealt is None or player != self.current_player() or player < 0:
+        if self.dealt is None or player < 0 or player != self.current_player():
             return []
         return self.dealt.game.legal_ids(self.seats[player])
 
     def legal_actions(self, player=None):
         """As OpenSpiel's, answered here for Python callers (``rl_environment``) without the
         round trip through C++."""
-        if player is None:
-            player = self.current_player()
         if self.dealt is None:
+            if player is None:
+                player = self.current_player()
             return list(range(256)) if player == pyspiel.PlayerId.CHANCE else []
-        return self._legal_actions(player)
+        current = self.current_player()
+        if player is None:
+            player = current
+        elif player != current:     # the others, every step (rl_environment)
+            return []
+        return [] if player < 0 else self.dealt.game.legal_ids(self.seats[player])
 
     def chance_outcomes(self):
         assert self.game is None
