@@ -727,7 +727,18 @@ class Recall:
         learn, learn_move = self.encoder.learn, self.encoder.learn_move
         kind = event.get("kind")
         private = self.private
-        for viewer, record in private.items():
+        if everyone:
+            asked = private
+        elif left is None and "kind" in public_hidden:
+            # into a hand with its kind hidden but from those the secret names (a pick):
+            # only they may learn something
+            asked = [v for v, hidden in named.items() if v != entered and "kind" not in hidden]
+            if not asked:
+                return
+        else:
+            asked = private
+        for viewer in asked:
+            record = private[viewer]
             seen = record.seen
             if seen is None:
                 continue
