@@ -255,24 +255,24 @@ UNWRITTEN = object()    # a part of ``Tensors`` not written yet
 class Tensors:
     """Every player's observation and information-state tensor, kept up to date step by step
     (``LifeboatState.information_state_tensor``): one numpy row per player, and a player's
-    tensor a copy of its row. After a step, ``refresh`` writes only the
-    parts whose sources changed: a character's block when what it shows changes, the board,
-    the stage, who is pending (each into every row), each player's hand and decision, and
-    its memory when its record (``encoding.Recall``) changed (into its own row); the public
-    digest, every step. A copy starts
-    empty and is written whole when first asked (``written`` counts the parts written, for
-    the tests)."""
+    tensor a copy of its row. After a step, ``refresh`` writes only the parts whose sources
+    changed: into every row, a character's block when what it shows changes, who is
+    pending, the board, the stage, and the public digest (every step); into a player's own
+    row, its hand, its decision and its memory (``encoding.Recall``) when they changed. A
+    copy starts empty and is written whole when first asked (``written`` counts the parts
+    written, for the tests)."""
 
     def __init__(self):
         self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
         self.rows = None            # numpy array, a row per player, made when first asked
         self.roster: tuple = ()     # the characters in play, as written
-        self.blocks: dict = {}      # character: the key of its block as written
+        self.members: list = []     # (character, where its block starts)
+        self.blocks: dict = {}      # character: what its block was written from
         self.pending: set = set()
         self.seats: list = []
         self.at: dict = {}          # character: its place in ``seats``
         self.board = self.current = self.stage = UNWRITTEN
-        self.mine: list = []        # per player: [love and hate, hand, decision, record]
+        self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest]
         self.written = 0
 
     def __deepcopy__(self, memo):
@@ -287,45 +287,45 @@ class Tensors:
         encoder = shared.encoder
         recall = state.recall
         game = state.dealt.game
-        digest = recall.digests(game, None)[0]  # the records up to date
+        recall.digests(game, None)              # the records up to date
         table = game.state
-        kinds = table.table.kinds
-        roster = tuple(table.characters)
-        if self.rows is None or self.roster != roster:
-            fresh = Tensors()
-            self.__dict__.update(fresh.__dict__, written=self.written)
+        if self.rows is None or self.roster != tuple(table.characters):
+            self.__dict__.update(Tensors().__dict__, written=self.written)
             size = encoder.size + encoder.knowledge_size + RECALL_WORDS
             self.rows = np.zeros((shared.players, size), np.float32)
-            self.roster = roster
+            self.roster = tuple(table.characters)
+            start, block = encoder.part["characters"], encoder.block
+            self.members = [(who, start + encoder.char_index[who] * block)
+                            for who in self.roster if who in encoder.char_index]
+            self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
             self.mine = [[UNWRITTEN] * 5 for _ in state.seats]
-        rows, part = self.rows, encoder.part
         arrays = shared.arrays
         if len(arrays) > 100_000:
             arrays.clear()
-        written = 0
-        # the public parts
-        if self.seats != table.seats:
-            self.seats = table.seats[:]
-            self.at = {who: i for i, who in enumerate(self.seats)}
-        at, blocks, was_pending = self.at, self.blocks, self.pending
         deciding: dict = {}         # character: the kind of its first pending decision
         for decision in game.pending:
             deciding.setdefault(decision.by, decision.kind)
-        pending = self.pending = deciding.keys()
+        self._public(encoder, game, table, deciding.keys(), arrays, recall.public[0])
+        self._own(state, encoder, game, table, deciding, arrays)
+        self.step = recall.count
+
+    def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes) -> None:
+        rows, part = self.rows, encoder.part
+        kinds = table.table.kinds
+        if self.seats != table.seats:
+            self.seats = table.seats[:]
+            self.at = {who: i for i, who in enumerate(self.seats)}
+        at, blocks, characters = self.at, self.blocks, table.characters
         block, flag = encoder.block, CHARACTER_FLAGS - 1
-        chars = encoder.char_index
-        for who, ch in table.characters.items():
-            i = chars.get(who)
-            if i is None:
-                continue
-            base = part["characters"] + i * block
+        written = 0
+        for who, base in self.members:
+            ch = characters[who]
             # what the block shows (the front by card ids: the same game throughout)
-            seat = at.get(who)
             key = (ch.lost, ch.ghost, ch.size, ch.damage, ch.survival, len(ch.hand),
-                   tuple(ch.markers), tuple(ch.front), seat)
-            if blocks.get(who) != key:
+                   tuple(ch.markers), tuple(ch.front), at.get(who))
+            if blocks[who] != key:
                 blocks[who] = key
-                full = encoder.character_key(who, ch, seat, kinds)
+                full = encoder.character_key(who, ch, key[-1], kinds)
                 values = arrays.get(full)
                 if values is None:
                     values = arrays[full] = np.array(encoder.character_block(ch, full),
@@ -334,9 +334,12 @@ class Tensors:
                 if who in pending:
                     rows[:, base + flag] = 1.0
                 written += 1
-            elif (who in pending) != (who in was_pending):
+        if pending != self.pending:
+            for who in pending ^ self.pending:
+                base = part["characters"] + encoder.char_index[who] * block
                 rows[:, base + flag] = 1.0 if who in pending else 0.0
                 written += 1
+            self.pending = set(pending)
         key = (table.round, table.seagulls, table.phase, len(table.supply),
                len(table.navigation), len(table.rowing_pile), len(table.removed),
                tuple(table.discard))
@@ -355,15 +358,21 @@ class Tensors:
             self.stage = stage
             rows[:, part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
             written += 1
-        memory = encoder.size
-        rows[:, memory:memory + DIGEST_WORDS] = digest_numbers(digest)
-        written += 1
-        # each player's own parts
+        rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
+        self.written += written + 1
+
+    def _own(self, state, encoder, game, table, deciding: dict, arrays: dict) -> None:
+        rows, part = self.rows, encoder.part
+        kinds = table.table.kinds
+        recall = state.recall
+        top = game.top
         C, K = len(encoder.characters), len(encoder.kinds)
-        memory += DIGEST_WORDS
+        memory = encoder.size + DIGEST_WORDS
         mark = memory + encoder.knowledge_size
+        private, characters, chars = recall.private, table.characters, encoder.char_index
+        written = 0
         for player, character in enumerate(state.seats):
-            me = table.characters[character]
+            me = characters[character]
             mine = self.mine[player]
             if mine[0] != (me.love, me.hate):
                 mine[0] = (me.love, me.hate)
@@ -394,11 +403,11 @@ class Tensors:
                             encoder.decision(decision_of(game, character)), np.float32)
                     rows[player, base:base + encoder.decision_size] = values
                 written += 1
-            record = recall.private[character]
+            record = private[character]
             seen = record.seen
             if seen is None:
                 seen = recall.seen(game, character)     # worked out once in a resampled world
-                record = recall.private[character]
+                record = private[character]
             if mine[3] is not seen:
                 # only the characters whose counts changed
                 old = {} if mine[3] is UNWRITTEN else mine[3]
@@ -422,7 +431,6 @@ class Tensors:
                 mine[4] = record.digest
                 rows[player, mark:] = digest_numbers(record.digest)
                 written += 1
-        self.step = recall.count
         self.written += written
 
 
