@@ -219,20 +219,35 @@ class Encoder:
 
     def _block(self, ch, key: tuple) -> list:
         """A character's part of ``characters`` but its pending flag (``key``: what it is
-        made of, ``character_key``)."""
+        made of, ``character_key``): its ``flags``, its ``seat`` and its ``front``."""
         _, lost, ghost, size, damage, survival, hand, markers, seat, front = key
-        status = ch.status.value
-        S = self.seats
-        out = [1.0, float(not lost), float(status == "awake"),
-               float(status == "unconscious"), float(status == "dead"), float(status == "lost"),
-               float(lost and ghost), min(damage / 10, 1.0), min(size / 10, 1.0),
-               min(survival / 10, 1.0), min(max(size - damage, 0) / 10, 1.0),
-               min(hand / 10, 1.0), float("rowed" in markers), float("fought" in markers),
-               float("parasol" in markers), 0.0]
-        out += [0.0] * (S + len(self.kinds))
-        if seat is not None and seat < S:
-            out[CHARACTER_FLAGS + seat] = 1.0
-        self._count(out, CHARACTER_FLAGS + S, front)
+        return self.flags(ch.status, lost, ghost, size, damage, survival, hand, markers,
+                          False) + self.seat(seat) + self.front(front)
+
+    @staticmethod
+    def flags(status, lost: bool, ghost: bool, size: int, damage: int, survival: int,
+              hand: int, markers, pending: bool) -> list:
+        """The first ``CHARACTER_FLAGS`` numbers of a character's block (``hand``: its hand
+        size; ``status``: its ``Status``)."""
+        status = status.value
+        return [1.0, float(not lost), float(status == "awake"),
+                float(status == "unconscious"), float(status == "dead"), float(status == "lost"),
+                float(lost and ghost), min(damage / 10, 1.0), min(size / 10, 1.0),
+                min(survival / 10, 1.0), min(max(size - damage, 0) / 10, 1.0),
+                min(hand / 10, 1.0), float("rowed" in markers), float("fought" in markers),
+                float("parasol" in markers), float(pending)]
+
+    def seat(self, seat) -> list:
+        """A character's seat in its block: one-hot over the S seats (``seat`` None: none)."""
+        out = [0.0] * self.seats
+        if seat is not None and seat < self.seats:
+            out[seat] = 1.0
+        return out
+
+    def front(self, kinds) -> list:
+        """The kinds face up in front of a character, in its block (K counts/3)."""
+        out = [0.0] * len(self.kinds)
+        self._count(out, 0, kinds)
         return out
 
     def private(self, game, character: str, out: list, deciding=None) -> list:
@@ -623,24 +638,28 @@ class Recall:
     def _update(self, game) -> None:
         """Bring the public record and every player's own record up to date."""
         digest, done, start, pieces = self.public
-        steps = []
-        node = self.chain
-        for _ in range(self.count - done):
-            steps.append(node)
-            node = node[3]
-        steps.reverse()
+        if self.count - done == 1:      # asked after every step: the usual case
+            steps: list = [self.chain]
+        else:
+            steps = []
+            node = self.chain
+            for _ in range(self.count - done):
+                steps.append(node)
+                node = node[3]
+            steps.reverse()
         log, secrets = game.log, game.secrets
         self.read += len(log) - start
         private = self.private
         plans = self.plans
         for number, (end, pending, shown, _) in enumerate(steps, done + 1):
-            texts = []
+            texts: list = []
+            text = texts.append
             extras: dict = {}       # viewer: [texts] of this step
             for index in range(start, end):
                 event = log[index]
                 secret = secrets.get(index)
                 if secret is None:
-                    texts.append(repr(event))
+                    text(repr(event))
                     if event["type"] == "move":
                         self._learn(event, None)
                     continue

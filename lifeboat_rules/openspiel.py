@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 from itertools import combinations
 
 import numpy as np
@@ -265,10 +266,10 @@ class Tensors:
     def __init__(self):
         self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
         self.rows = None            # numpy array, a row per player, made when first asked
+        self.views: list = []       # each row
         self.roster: tuple = ()     # the characters in play, as written
         self.members: list = []     # (character, where its block starts)
-        self.blocks: dict = {}      # character: what its block was written from
-        self.pending: set = set()
+        self.blocks: dict = {}      # character: what its block's parts were written from
         self.seats: list = []
         self.at: dict = {}          # character: its place in ``seats``
         self.board = self.current = self.stage = UNWRITTEN
@@ -293,6 +294,7 @@ class Tensors:
             self.__dict__.update(Tensors().__dict__, written=self.written)
             size = encoder.size + encoder.knowledge_size + RECALL_WORDS
             self.rows = np.zeros((shared.players, size), np.float32)
+            self.views = list(self.rows)                    # a player's row, as a view
             self.roster = tuple(table.characters)
             start, block = encoder.part["characters"], encoder.block
             self.members = [(who, start + encoder.char_index[who] * block)
@@ -316,30 +318,38 @@ class Tensors:
             self.seats = table.seats[:]
             self.at = {who: i for i, who in enumerate(self.seats)}
         at, blocks, characters = self.at, self.blocks, table.characters
-        block, flag = encoder.block, CHARACTER_FLAGS - 1
+        S = encoder.seats
         written = 0
         for who, base in self.members:
             ch = characters[who]
-            # what the block shows (the front by card ids: the same game throughout)
-            key = (ch.lost, ch.ghost, ch.size, ch.damage, ch.survival, len(ch.hand),
-                   tuple(ch.markers), tuple(ch.front), at.get(who))
-            if blocks[who] != key:
-                blocks[who] = key
-                full = encoder.character_key(who, ch, key[-1], kinds)
-                values = arrays.get(full)
+            # a block in three parts, each written when what it shows changed: the flags
+            # (who is pending among them), the seat, the front (by card ids: the same game
+            # throughout)
+            flags = (ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
+                     len(ch.hand), tuple(ch.markers), who in pending)
+            last = blocks[who]
+            if last is UNWRITTEN:
+                last = blocks[who] = [UNWRITTEN] * 3
+            if last[0] != flags:
+                last[0] = flags
+                values = arrays.get(flags)
                 if values is None:
-                    values = arrays[full] = np.array(encoder.character_block(ch, full),
-                                                     np.float32)
-                rows[:, base:base + block] = values
-                if who in pending:
-                    rows[:, base + flag] = 1.0
+                    values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
+                rows[:, base:base + CHARACTER_FLAGS] = values
                 written += 1
-        if pending != self.pending:
-            for who in pending ^ self.pending:
-                base = part["characters"] + encoder.char_index[who] * block
-                rows[:, base + flag] = 1.0 if who in pending else 0.0
+            seat = at.get(who)
+            if last[1] != seat:
+                last[1] = seat
+                rows[:, base + CHARACTER_FLAGS:base + CHARACTER_FLAGS + S] = encoder.seat(seat)
                 written += 1
-            self.pending = set(pending)
+            if last[2] != ch.front:
+                last[2] = ch.front[:]
+                front = ("front", *[kinds[c] for c in ch.front])
+                values = arrays.get(front)
+                if values is None:
+                    values = arrays[front] = np.array(encoder.front(front[1:]), np.float32)
+                rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
+                written += 1
         key = (table.round, table.seagulls, table.phase, len(table.supply),
                len(table.navigation), len(table.rowing_pile), len(table.removed),
                tuple(table.discard))
@@ -362,7 +372,7 @@ class Tensors:
         self.written += written + 1
 
     def _own(self, state, encoder, game, table, deciding: dict, arrays: dict) -> None:
-        rows, part = self.rows, encoder.part
+        views, part = self.views, encoder.part
         kinds = table.table.kinds
         recall = state.recall
         top = game.top
@@ -374,9 +384,10 @@ class Tensors:
         for player, character in enumerate(state.seats):
             me = characters[character]
             mine = self.mine[player]
+            row = views[player]
             if mine[0] != (me.love, me.hate):
                 mine[0] = (me.love, me.hate)
-                rows[player, part["me"]:part["me"] + 3 * C] = encoder.identity(
+                row[part["me"]:part["me"] + 3 * C] = encoder.identity(
                     character, me.love, me.hate)
                 written += 1
             if mine[1] != me.hand:
@@ -385,7 +396,7 @@ class Tensors:
                 values = arrays.get(hand)
                 if values is None:
                     values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
-                rows[player, part["hand"]:part["hand"] + K] = values
+                row[part["hand"]:part["hand"] + K] = values
                 written += 1
             # its decision: its kind and what it is shown (``Recall.shown``) say it all
             kind = deciding.get(character)
@@ -395,13 +406,13 @@ class Tensors:
                 mine[2] = key
                 base = part["decision"]
                 if key is None:
-                    rows[player, base:base + encoder.decision_size] = 0.0
+                    row[base:base + encoder.decision_size] = 0.0
                 else:
                     values = arrays.get(key)
                     if values is None:
                         values = arrays[key] = np.array(
                             encoder.decision(decision_of(game, character)), np.float32)
-                    rows[player, base:base + encoder.decision_size] = values
+                    row[base:base + encoder.decision_size] = values
                 written += 1
             record = private[character]
             seen = record.seen
@@ -417,30 +428,31 @@ class Tensors:
                     if counts != old.get(who) and i is not None:
                         base = memory + i * K
                         if counts is None:          # forgotten
-                            rows[player, base:base + K] = 0.0
+                            row[base:base + K] = 0.0
                         else:
                             values = arrays.get(("seen", counts))
                             if values is None:
                                 values = arrays["seen", counts] = np.array(
                                     encoder.seen_vector({who: counts})[i * K:(i + 1) * K],
                                     np.float32)
-                            rows[player, base:base + K] = values
+                            row[base:base + K] = values
                         written += 1
                 mine[3] = seen
             if mine[4] != record.digest:
                 mine[4] = record.digest
-                rows[player, mark:] = digest_numbers(record.digest)
+                row[mark:] = digest_numbers(record.digest)
                 written += 1
         self.written += written
 
 
-WORDS = np.arange(65536, dtype=np.float32) / 65536   # k / 65536, exact in float32
+WORDS = (np.arange(65536, dtype=np.float32) / 65536).tolist()   # k / 65536, exact in float32
+UNPACK = struct.Struct(f">{DIGEST_WORDS}H").unpack
 
 
-def digest_numbers(digest: bytes) -> np.ndarray:
+def digest_numbers(digest: bytes) -> list:
     """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (the
     numbers of ``Recall.numbers``)."""
-    return WORDS[np.frombuffer(digest, ">u2")]
+    return [WORDS[word] for word in UNPACK(digest)]
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -577,13 +589,13 @@ class LifeboatState(pyspiel.State):
         """The player's observation vector, a new float32 numpy array (``Tensors``)."""
         tensors = self.tensors
         if tensors.step >= 0 and tensors.step == self.recall.count and \
-                player in range(self.shared.players):  # asked again this step
-            return tensors.rows[player, :self.shared.encoder.size].copy()
+                type(player) is int and 0 <= player < len(tensors.views):  # this step's
+            return tensors.views[player][:self.shared.encoder.size].copy()
         player = self._player(player)
         size = self.shared.encoder.size
         if self.dealt is None:
             return np.zeros(size, np.float32)
-        return self._tensors().rows[player, :size].copy()
+        return self._tensors().views[player][:size].copy()
 
     def information_state_tensor(self, player=None):
         """The player's information-state vector, a new float32 numpy array (``Tensors``:
@@ -591,13 +603,13 @@ class LifeboatState(pyspiel.State):
         writes)."""
         tensors = self.tensors
         if tensors.step >= 0 and tensors.step == self.recall.count and \
-                player in range(self.shared.players):  # asked again this step
-            return tensors.rows[player].copy()
+                type(player) is int and 0 <= player < len(tensors.views):  # this step's
+            return tensors.views[player].copy()
         player = self._player(player)
         if self.dealt is None:
             encoder = self.shared.encoder
             return np.zeros(encoder.size + encoder.knowledge_size + RECALL_WORDS, np.float32)
-        return self._tensors().rows[player].copy()
+        return self._tensors().views[player].copy()
 
     def _tensors(self) -> Tensors:
         tensors = self.tensors
