@@ -183,24 +183,32 @@ class Encoder:
         return values
 
     def board(self, state) -> list:
-        """The ``board`` part (``board_size`` numbers)."""
+        """The ``board`` part (``board_size`` numbers): ``counters`` then ``discard``."""
+        return self.counters(state) + self.discard(state)
+
+    def counters(self, state) -> list:
+        """The first numbers of ``board``: the round, the seagulls, the phase, the sizes of
+        the supply, the navigation deck, the rowing pile and the removed cards."""
         N = len(self.navcards)
-        out = [0.0] * self.board_size
-        out[0] = min(state.round / 20, 1.0)
-        out[1] = min(state.seagulls / self.landing, 1.0)
+        out = [min(state.round / 20, 1.0), min(state.seagulls / self.landing, 1.0)]
+        out += [0.0] * len(PHASES)
         self._one(out, 2, self.phase_index, state.phase.value)
-        base = 2 + len(PHASES)
-        out[base] = min(len(state.supply) / self.total_cards, 1.0)
-        out[base + 1] = min(len(state.navigation) / max(N, 1), 1.0)
-        out[base + 2] = min(len(state.rowing_pile) / max(N, 1), 1.0)
-        out[base + 3] = min(len(state.removed) / self.total_cards, 1.0)
-        base += 4
+        out += [min(len(state.supply) / self.total_cards, 1.0),
+                min(len(state.navigation) / max(N, 1), 1.0),
+                min(len(state.rowing_pile) / max(N, 1), 1.0),
+                min(len(state.removed) / self.total_cards, 1.0)]
+        return out
+
+    def discard(self, state) -> list:
+        """The last numbers of ``board``: the discard pile by kind (K, each over the
+        ruleset's count of that kind)."""
+        out = [0.0] * len(self.kinds)
         kinds = state.table.kinds
         for card in state.discard:
             kind = kinds[card]
             i = self.kind_index.get(kind)
             if i is not None:
-                out[base + i] = min(1.0, out[base + i] + 1.0 / self.counts[kind])
+                out[i] = min(1.0, out[i] + 1.0 / self.counts[kind])
         return out
 
     def current(self, state) -> list:

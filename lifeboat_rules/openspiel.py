@@ -251,6 +251,9 @@ def _dealt(data: dict) -> Dealt:
 
 
 UNWRITTEN = object()    # a part of ``Tensors`` not written yet
+# the events naming the character an effect changed (effects.py: damage, heal, lose, mark;
+# a move names its zones, a change of seats changes every block)
+NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
 
 
 class Tensors:
@@ -270,9 +273,11 @@ class Tensors:
         self.roster: tuple = ()     # the characters in play, as written
         self.members: list = []     # (character, where its block starts)
         self.blocks: dict = {}      # character: what its block's parts were written from
+        self.pending: set = set()   # who was pending, as written
+        self.read = 0               # the log's length when last written
         self.seats: list = []
         self.at: dict = {}          # character: its place in ``seats``
-        self.board = self.current = self.stage = UNWRITTEN
+        self.board = self.discard = self.current = self.stage = UNWRITTEN
         self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest]
         self.written = 0
 
@@ -308,6 +313,7 @@ class Tensors:
         for decision in game.pending:
             deciding.setdefault(decision.by, decision.kind)
         self._public(encoder, game, table, deciding.keys(), arrays, recall.public[0])
+        self.read = len(game.log)
         self._own(state, encoder, game, table, deciding, arrays)
         self.step = recall.count
 
@@ -320,7 +326,40 @@ class Tensors:
         at, blocks, characters = self.at, self.blocks, table.characters
         S = encoder.seats
         written = 0
-        for who, base in self.members:
+        members = self.members
+        if self.step >= 0 and not game.rules.guarded:
+            # the package's own rules change a character only through effects that log an
+            # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
+            # those named since the last time are looked at (with code from outside, all)
+            log, named = game.log, set()
+            for i in range(self.read, len(log)):
+                event = log[i]
+                kind = event["type"]
+                if kind == "move":
+                    for zone in (event.get("from"), event.get("to")):
+                        if type(zone) is str and ":" in zone:
+                            named.add(zone.partition(":")[2])
+                elif kind in NAMING:
+                    named.add(event.get("character"))
+                elif kind in ("seats", "setup"):
+                    named = None
+                    break
+            if named is not None:
+                members = [m for m in members if m[0] in named]
+                # who is pending changed for others too
+                for who in pending ^ self.pending:
+                    if who in named:
+                        continue
+                    last = blocks[who]
+                    flags = last[0] = last[0][:-1] + (who in pending,)
+                    values = arrays.get(flags)
+                    if values is None:
+                        values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
+                    base = part["characters"] + encoder.char_index[who] * encoder.block
+                    rows[:, base:base + CHARACTER_FLAGS] = values
+                    written += 1
+        self.pending = set(pending)
+        for who, base in members:
             ch = characters[who]
             # a block in three parts, each written when what it shows changed: the flags
             # (who is pending among them), the seat, the front (by card ids: the same game
@@ -351,11 +390,16 @@ class Tensors:
                 rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
                 written += 1
         key = (table.round, table.seagulls, table.phase, len(table.supply),
-               len(table.navigation), len(table.rowing_pile), len(table.removed),
-               tuple(table.discard))
+               len(table.navigation), len(table.rowing_pile), len(table.removed))
         if self.board != key:
             self.board = key
-            rows[:, part["board"]:part["board"] + encoder.board_size] = encoder.board(table)
+            values = encoder.counters(table)
+            rows[:, part["board"]:part["board"] + len(values)] = values
+            written += 1
+        if self.discard != table.discard:
+            self.discard = table.discard[:]
+            base = part["board"] + encoder.board_size - len(encoder.kinds)
+            rows[:, base:base + len(encoder.kinds)] = encoder.discard(table)
             written += 1
         if self.current != table.current:
             self.current = table.current
@@ -366,7 +410,11 @@ class Tensors:
         stage = None if top is None else top.public(game)    # a new dict (a view's part)
         if self.stage is UNWRITTEN or self.stage != stage:
             self.stage = stage
-            rows[:, part["stage"]:part["stage"] + encoder.stage_size] = encoder.stage(stage)
+            key = ("stage", repr(stage))     # stages look alike from game to game
+            values = arrays.get(key)
+            if values is None:
+                values = arrays[key] = np.array(encoder.stage(stage), np.float32)
+            rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
             written += 1
         rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
         self.written += written + 1
