@@ -4,6 +4,9 @@ several rulesets; and the check that says so fails when an update is skipped."""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the rl extra: "
@@ -13,6 +16,8 @@ import numpy as np  # noqa: E402
 import lifeboat_rules.openspiel  # noqa: E402,F401  (registers python_lifeboat)
 from lifeboat_rules.encoding import DIGEST_WORDS  # noqa: E402
 from lifeboat_rules.openspiel import Tensors  # noqa: E402
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "examples")
 
 # (ruleset, players, first seed byte, an event the game must have): Liquid Courage (a drink),
 # Cannibalism (a body eaten) and the edition with both
@@ -102,6 +107,23 @@ def test_the_tensors_kept_step_by_step_are_the_ones_made_from_scratch(ruleset, p
     """At every step of a whole game, every player's tensor as ``Tensors`` keeps it equals the
     one made from scratch; every 25 moves and at the end, a state given the whole history at
     once (its records read in one go) gives the same tensors."""
+    game = whole_game_checked(ruleset, players, seed, event)
+    assert not game.ruleset.rules.guarded
+
+
+def test_with_code_from_outside_the_tensors_are_the_ones_made_from_scratch(monkeypatch):
+    """A ruleset with a plugin from outside the package (the house rule of
+    docs/house-rules.md, whose Storm throws the stern overboard): ``Tensors`` looks at every
+    character's block at every step, and its tensors are still the ones made from scratch."""
+    monkeypatch.syspath_prepend(os.path.join(EXAMPLES, "storm"))
+    try:
+        game = whole_game_checked(os.path.join(EXAMPLES, "storm.yaml"), 6, 2, "overboard")
+        assert game.ruleset.rules.guarded
+    finally:
+        sys.modules.pop("lifeboat_storm", None)
+
+
+def whole_game_checked(ruleset: str, players: int, seed: int, event: str):
     written = []
 
     def check(state, move):
@@ -122,6 +144,7 @@ def test_the_tensors_kept_step_by_step_are_the_ones_made_from_scratch(ruleset, p
                               state.information_state_tensor(p))
     # step by step, a step writes a few parts, not the whole of every tensor
     assert sum(written[1:]) / len(written[1:]) < 20
+    return game
 
 
 def test_the_check_fails_when_an_update_is_skipped():
