@@ -278,7 +278,8 @@ class Tensors:
         self.seats: list = []
         self.at: dict = {}          # character: its place in ``seats``
         self.board = self.discard = self.current = self.stage = UNWRITTEN
-        self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest]
+        self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest,
+        #                             its record (``Recall``) as last looked at]
         self.written = 0
 
     def __deepcopy__(self, memo):
@@ -305,19 +306,21 @@ class Tensors:
             self.members = [(who, start + encoder.char_index[who] * block)
                             for who in self.roster if who in encoder.char_index]
             self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
-            self.mine = [[UNWRITTEN] * 5 for _ in state.seats]
+            self.mine = [[UNWRITTEN] * 6 for _ in state.seats]
         arrays = shared.arrays
         if len(arrays) > 100_000:
             arrays.clear()
         deciding: dict = {}         # character: the kind of its first pending decision
         for decision in game.pending:
             deciding.setdefault(decision.by, decision.kind)
-        self._public(encoder, game, table, deciding.keys(), arrays, recall.public[0])
+        named = self._public(encoder, game, table, deciding.keys(), arrays, recall.public[0])
         self.read = len(game.log)
-        self._own(state, encoder, game, table, deciding, arrays)
+        self._own(state, encoder, game, table, deciding, arrays, named)
         self.step = recall.count
 
-    def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes) -> None:
+    def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes):
+        """Write the public parts; the characters named by the events since the last time
+        (None: any may have changed)."""
         rows, part = self.rows, encoder.part
         kinds = table.table.kinds
         if self.seats != table.seats:
@@ -327,6 +330,7 @@ class Tensors:
         S = encoder.seats
         written = 0
         members = self.members
+        named = None
         if self.step >= 0 and not game.rules.guarded:
             # the package's own rules change a character only through effects that log an
             # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
@@ -418,8 +422,12 @@ class Tensors:
             written += 1
         rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
         self.written += written + 1
+        return named
 
-    def _own(self, state, encoder, game, table, deciding: dict, arrays: dict) -> None:
+    def _own(self, state, encoder, game, table, deciding: dict, arrays: dict, named) -> None:
+        """Write each player's own parts (``named``: the characters the events since the
+        last time name, None: any; a hand changes only by a move naming it, love and hate
+        only at the deal, in the package's own rules)."""
         views, part = self.views, encoder.part
         kinds = table.table.kinds
         recall = state.recall
@@ -429,10 +437,18 @@ class Tensors:
         mark = memory + encoder.knowledge_size
         private, characters, chars = recall.private, table.characters, encoder.char_index
         written = 0
-        for player, character in enumerate(state.seats):
+        everyone = self.mine
+        if named is None:
+            players = enumerate(state.seats)
+        else:   # who may have changed: named, deciding now or before, its record new
+            players = [(p, c) for p, c in enumerate(state.seats)
+                       if c in named or c in deciding or everyone[p][2] is not None
+                       or private[c] is not everyone[p][5]]
+        for player, character in players:
             me = characters[character]
-            mine = self.mine[player]
+            mine = everyone[player]
             row = views[player]
+            mine[5] = private[character]
             if mine[0] != (me.love, me.hate):
                 mine[0] = (me.love, me.hate)
                 row[part["me"]:part["me"] + 3 * C] = encoder.identity(
