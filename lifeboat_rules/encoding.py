@@ -33,7 +33,10 @@ Every part but ``me``, ``love``, ``hate``, ``hand`` and ``decision`` is public: 
 builds it once for everyone from the fields ``game.view(None)`` shows (the same numbers as
 ``encode_public(game.view(None))``), and ``private(game, c, out)`` adds ``c``'s own parts (the
 same numbers as ``observation``; a learning loop that wants every player's vector after every
-move pays for the public part once).
+move pays for the public part once). Both are made of named pieces (``character_block`` of
+``flags``, ``seat`` and ``front``; ``board`` of ``counters`` and ``discard``; ``current``,
+``stage``; ``identity``, ``hand``, ``decision``), which the OpenSpiel adapter writes one by
+one, when their sources change, into arrays it keeps.
 
 ``Recall`` is what each player remembers, kept up to date move by move for an information
 state (OpenSpiel's): two chained digests, the public record (what everyone saw at each step:

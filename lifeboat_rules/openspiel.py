@@ -26,7 +26,8 @@ core does not import this module.
   future: a search over true states (OpenSpiel's MCTS) sees the deck; over information sets,
   use ``Game.determinize`` (``lifeboat_rules.search``).
 * Observation (``observation_tensor``/``observation_string``): ``encoding.Encoder``'s vector,
-  and the player's view as JSON (``Game.view``).
+  and the player's view as JSON (``Game.view``). Tensors are float32 numpy arrays, a new one
+  at each call.
 * Information state (perfect recall): two chained 128-bit digests (``encoding.Recall``), the
   public record (one piece a step: the log entries everyone saw, with their secret fields left
   out, and who was pending) and the player's own (its character, love and hate, then what
@@ -40,7 +41,9 @@ core does not import this module.
   tensors, and two it cannot give equal ones (up to a collision, odds about 2**-128). Both
   are kept up to date step by step: a step notes who is pending and what each is shown, and
   asking for an information state reads only the log entries added since the last time, once
-  for all the players, so its cost does not grow with the game.
+  for all the players, so its cost does not grow with the game. Every player's tensors are
+  kept in a numpy row of its own (``Tensors``), and a step writes only the parts whose
+  sources changed (``rl_environment`` asks every player's after every step).
   ``LifeboatState.transcript(player)`` lists the pieces.
 * ``resample_from_infostate(player, sampler)``: a world dealt again through
   ``Game.determinize`` (its seed from ``sampler``), with the same information state for
