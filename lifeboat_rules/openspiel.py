@@ -355,9 +355,9 @@ class Tensors:
                 members = [m for m in members if m[0] in named]
                 # who is pending changed for others too
                 for who in pending ^ self.pending:
-                    if who in named:
+                    last = blocks.get(who, UNWRITTEN)
+                    if who in named or last is UNWRITTEN:
                         continue
-                    last = blocks[who]
                     flags = last[0] = last[0][:-1] + (who in pending,)
                     values = arrays.get(flags)
                     if values is None:

@@ -20,9 +20,9 @@ from lifeboat_rules.openspiel import Tensors  # noqa: E402
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "examples")
 
 # (ruleset, players, first seed byte, an event the game must have): Liquid Courage (a drink),
-# Cannibalism (a body eaten) and the edition with both
+# Cannibalism (a body eaten), the edition with both, the shark
 GAMES = [("classic", 6, 1, "fight"), ("liquid_courage", 5, 3, "drink"),
-         ("cannibalism", 4, 1, "eaten"), ("all_in_one", 7, 4, "drink")]
+         ("cannibalism", 4, 1, "eaten"), ("all_in_one", 7, 4, "drink"), ("shark", 5, 2, "shark")]
 
 
 def dealt(game, seed: int):
