@@ -299,7 +299,7 @@ class Tensors:
         game = state.dealt.game
         recall.digests(game, None)              # the records up to date
         table = game.state
-        if self.rows is None or self.roster != tuple(table.characters):
+        if self.rows is None or len(self.roster) != len(table.characters):
             self.__dict__.update(Tensors().__dict__, written=self.written)
             size = encoder.size + encoder.knowledge_size + RECALL_WORDS
             self.rows = np.zeros((shared.players, size), np.float32)
@@ -441,17 +441,15 @@ class Tensors:
         private, characters, chars = recall.private, table.characters, encoder.char_index
         written = 0
         everyone = self.mine
-        if named is None:
-            players = enumerate(state.seats)
-        else:   # who may have changed: named, deciding now or before, its record new
-            players = [(p, c) for p, c in enumerate(state.seats)
-                       if c in named or c in deciding or everyone[p][2] is not None
-                       or private[c] is not everyone[p][5]]
-        for player, character in players:
-            me = characters[character]
+        for player, character in enumerate(state.seats):
             mine = everyone[player]
+            record = private[character]
+            if named is not None and mine[2] is None and record is mine[5] and \
+                    character not in named and character not in deciding:
+                continue    # not named, not deciding now or before, its record as it was
+            mine[5] = record
+            me = characters[character]
             row = views[player]
-            mine[5] = private[character]
             if mine[0] != (me.love, me.hate):
                 mine[0] = (me.love, me.hate)
                 row[part["me"]:part["me"] + 3 * C] = encoder.identity(
@@ -669,9 +667,10 @@ class LifeboatState(pyspiel.State):
         kept up to date step by step, so asking every player's after every step costs a few
         writes)."""
         tensors = self.tensors
-        if tensors.step >= 0 and tensors.step == self.recall.count and \
-                type(player) is int and 0 <= player < len(tensors.views):  # this step's
-            return tensors.views[player].copy()
+        if type(player) is int and tensors.step >= 0 and tensors.step == self.recall.count:
+            views = tensors.views       # this step's
+            if 0 <= player < len(views):
+                return views[player].copy()
         player = self._player(player)
         if self.dealt is None:
             encoder = self.shared.encoder
