@@ -569,7 +569,9 @@ class LifeboatState(pyspiel.State):
             if player is None:
                 player = self.current_player()
             return list(range(256)) if player == pyspiel.PlayerId.CHANCE else []
-        current = self.current_player()
+        step, current = self.to_move
+        if step != self.recall.count:
+            current = self.current_player()
         if player is None:
             player = current
         elif player != current:     # the others, every step (rl_environment)
