@@ -33,7 +33,10 @@ Every part but ``me``, ``love``, ``hate``, ``hand`` and ``decision`` is public: 
 builds it once for everyone from the fields ``game.view(None)`` shows (the same numbers as
 ``encode_public(game.view(None))``), and ``private(game, c, out)`` adds ``c``'s own parts (the
 same numbers as ``observation``; a learning loop that wants every player's vector after every
-move pays for the public part once).
+move pays for the public part once). Both are made of named pieces (``character_block`` of
+``flags``, ``seat`` and ``front``; ``board`` of ``counters`` and ``discard``; ``current``,
+``stage``; ``identity``, ``hand``, ``decision``), which the OpenSpiel adapter writes one by
+one, when their sources change, into arrays it keeps.
 
 ``Recall`` is what each player remembers, kept up to date move by move for an information
 state (OpenSpiel's): two chained digests, the public record (what everyone saw at each step:
@@ -85,13 +88,17 @@ class Encoder:
             self._layout.append((name, offset, length))
             offset += length
         self.size = offset
+        self.block = CHARACTER_FLAGS + S + K      # a character's block of ``characters``
+        self.board_size = dict((n, l) for n, _, l in self._layout)["board"]
+        self.stage_size = dict((n, l) for n, _, l in self._layout)["stage"]
+        self.decision_size = dict((n, l) for n, _, l in self._layout)["decision"]
         self.knowledge_size = C * K
         self.whole_size = S * self.size + 3 * K + 3 * N
         self.char_index = {c: i for i, c in enumerate(self.characters)}
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.nav_index = {n: i for i, n in enumerate(self.navcards)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
-        self._part = {name: offset for name, offset, _ in self._layout}
+        self.part = {name: offset for name, offset, _ in self._layout}   # part: offset
         self._blocks: dict = {}     # a character's block of the public part, by what it shows
         self._marks: dict = {}      # a player's own numbers when not deciding, by what it holds
 
@@ -129,71 +136,129 @@ class Encoder:
         """The public parts (everything but ``me``, ``love``, ``hate``, ``hand`` and
         ``decision``, which are 0): ``encode_public(game.view(None))``, the same for every
         player, read here straight from the fields the public view shows (once a move for
-        everyone: tests/test_openspiel.py checks that the two agree)."""
+        everyone: tests/test_openspiel.py checks that the two agree). Made of the pieces
+        below (``character_block``, ``board``, ``current``, ``stage``), which the OpenSpiel
+        adapter writes one by one when their sources change."""
         state = game.state
         kinds = state.table.kinds
         out = [0.0] * self.size
-        N, S = len(self.navcards), self.seats
-        chars = self.char_index
-        part = self._part
+        part = self.part
         at = {who: i for i, who in enumerate(state.seats)}
         pending = {d.by for d in game.pending}
-        block = CHARACTER_FLAGS + S + len(self.kinds)
-        blocks = self._blocks
-        if len(blocks) > 100_000:
-            blocks.clear()
+        block = self.block
         for who, ch in state.characters.items():
-            i = chars.get(who)
+            i = self.char_index.get(who)
             if i is None:
                 continue
             base = part["characters"] + i * block
-            # a character's block changes a few times a game: made once for each look
-            key = (who, ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
-                   len(ch.hand), tuple(ch.markers), at.get(who), tuple(ch.front))
-            values = blocks.get(key)
-            if values is None:
-                values = blocks[key] = self._block(ch, key, kinds)
-            out[base:base + block] = values
+            out[base:base + block] = self.character_block(
+                ch, self.character_key(who, ch, at.get(who), kinds))
             if who in pending:
                 out[base + CHARACTER_FLAGS - 1] = 1.0
         base = part["board"]
-        out[base] = min(state.round / 20, 1.0)
-        out[base + 1] = min(state.seagulls / self.landing, 1.0)
-        self._one(out, base + 2, self.phase_index, state.phase.value)
-        base += 2 + len(PHASES)
-        out[base] = min(len(state.supply) / self.total_cards, 1.0)
-        out[base + 1] = min(len(state.navigation) / max(N, 1), 1.0)
-        out[base + 2] = min(len(state.rowing_pile) / max(N, 1), 1.0)
-        out[base + 3] = min(len(state.removed) / self.total_cards, 1.0)
-        base += 4
+        out[base:base + self.board_size] = self.board(state)
+        base = part["current"]
+        out[base:base + len(self.navcards)] = self.current(state)
+        top = game.top
+        if top is not None:
+            base = part["stage"]
+            out[base:base + self.stage_size] = self.stage(top.public(game))
+        return out
+
+    @staticmethod
+    def character_key(who: str, ch, seat, kinds: dict) -> tuple:
+        """What ``who``'s block of ``characters`` but its pending flag is made of (``seat``:
+        its place in the seats, or None)."""
+        front = tuple([kinds[c] for c in ch.front]) if ch.front else ()
+        return (who, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival, len(ch.hand),
+                tuple(ch.markers), seat, front)
+
+    def character_block(self, ch, key: tuple) -> list:
+        """``ch``'s block of ``characters`` but its pending flag (0 there), ``block``
+        numbers; ``key``: ``character_key``'s (a block changes a few times a game: made once
+        for each key)."""
+        blocks = self._blocks
+        values = blocks.get(key)
+        if values is None:
+            if len(blocks) > 100_000:
+                blocks.clear()
+            values = blocks[key] = self._block(ch, key)
+        return values
+
+    def board(self, state) -> list:
+        """The ``board`` part (``board_size`` numbers): ``counters`` then ``discard``."""
+        return self.counters(state) + self.discard(state)
+
+    def counters(self, state) -> list:
+        """The first numbers of ``board``: the round, the seagulls, the phase, the sizes of
+        the supply, the navigation deck, the rowing pile and the removed cards."""
+        N = len(self.navcards)
+        out = [min(state.round / 20, 1.0), min(state.seagulls / self.landing, 1.0)]
+        out += [0.0] * len(PHASES)
+        self._one(out, 2, self.phase_index, state.phase.value)
+        out += [min(len(state.supply) / self.total_cards, 1.0),
+                min(len(state.navigation) / max(N, 1), 1.0),
+                min(len(state.rowing_pile) / max(N, 1), 1.0),
+                min(len(state.removed) / self.total_cards, 1.0)]
+        return out
+
+    def discard(self, state) -> list:
+        """The last numbers of ``board``: the discard pile by kind (K, each over the
+        ruleset's count of that kind)."""
+        out = [0.0] * len(self.kinds)
+        kinds = state.table.kinds
         for card in state.discard:
             kind = kinds[card]
             i = self.kind_index.get(kind)
             if i is not None:
-                out[base + i] = min(1.0, out[base + i] + 1.0 / self.counts[kind])
-        if state.current is not None:
-            self._one(out, part["current"], self.nav_index, state.table.navcards[state.current].id)
-        top = game.top
-        if top is not None:
-            self._stage(out, part["stage"], top.public(game))
+                out[i] = min(1.0, out[i] + 1.0 / self.counts[kind])
         return out
 
-    def _block(self, ch, key: tuple, kinds: dict) -> list:
+    def current(self, state) -> list:
+        """The ``current`` part: the navigation card being resolved, one-hot."""
+        out = [0.0] * len(self.navcards)
+        if state.current is not None:
+            self._one(out, 0, self.nav_index, state.table.navcards[state.current].id)
+        return out
+
+    def stage(self, stage) -> list:
+        """The ``stage`` part (``stage_size`` numbers) of what everyone sees of the stage
+        (``Stage.public``, a view's ``stage``)."""
+        out = [0.0] * self.stage_size
+        self._stage(out, 0, stage)
+        return out
+
+    def _block(self, ch, key: tuple) -> list:
         """A character's part of ``characters`` but its pending flag (``key``: what it is
-        made of)."""
-        _, _, lost, ghost, size, damage, survival, hand, markers, seat, front = key
-        status = ch.status.value
-        S = self.seats
-        out = [1.0, float(not lost), float(status == "awake"),
-               float(status == "unconscious"), float(status == "dead"), float(status == "lost"),
-               float(lost and ghost), min(damage / 10, 1.0), min(size / 10, 1.0),
-               min(survival / 10, 1.0), min(max(size - damage, 0) / 10, 1.0),
-               min(hand / 10, 1.0), float("rowed" in markers), float("fought" in markers),
-               float("parasol" in markers), 0.0]
-        out += [0.0] * (S + len(self.kinds))
-        if seat is not None and seat < S:
-            out[CHARACTER_FLAGS + seat] = 1.0
-        self._count(out, CHARACTER_FLAGS + S, [kinds[c] for c in front])
+        made of, ``character_key``): its ``flags``, its ``seat`` and its ``front``."""
+        _, lost, ghost, size, damage, survival, hand, markers, seat, front = key
+        return self.flags(ch.status, lost, ghost, size, damage, survival, hand, markers,
+                          False) + self.seat(seat) + self.front(front)
+
+    @staticmethod
+    def flags(status, lost: bool, ghost: bool, size: int, damage: int, survival: int,
+              hand: int, markers, pending: bool) -> list:
+        """The first ``CHARACTER_FLAGS`` numbers of a character's block (``hand``: its hand
+        size; ``status``: its ``Status``)."""
+        status = status.value
+        return [1.0, float(not lost), float(status == "awake"),
+                float(status == "unconscious"), float(status == "dead"), float(status == "lost"),
+                float(lost and ghost), min(damage / 10, 1.0), min(size / 10, 1.0),
+                min(survival / 10, 1.0), min(max(size - damage, 0) / 10, 1.0),
+                min(hand / 10, 1.0), float("rowed" in markers), float("fought" in markers),
+                float("parasol" in markers), float(pending)]
+
+    def seat(self, seat) -> list:
+        """A character's seat in its block: one-hot over the S seats (``seat`` None: none)."""
+        out = [0.0] * self.seats
+        if seat is not None and seat < self.seats:
+            out[seat] = 1.0
+        return out
+
+    def front(self, kinds) -> list:
+        """The kinds face up in front of a character, in its block (K counts/3)."""
+        out = [0.0] * len(self.kinds)
+        self._count(out, 0, kinds)
         return out
 
     def private(self, game, character: str, out: list, deciding=None) -> list:
@@ -226,29 +291,51 @@ class Encoder:
 
     def encode_private(self, out: list, character: str, love, hate, hand: list,
                        decision) -> None:
-        part = self._part
-        chars = self.char_index
-        self._one(out, part["me"], chars, character)
-        self._one(out, part["love"], chars, love)
-        self._one(out, part["hate"], chars, hate)
-        self._count(out, part["hand"], hand)
+        """Write ``character``'s own parts into ``out`` (0 there before): ``identity``,
+        ``hand`` (its kinds) and ``decision`` (its view's, or None)."""
+        part = self.part
+        C = len(self.characters)
+        out[part["me"]:part["me"] + 3 * C] = self.identity(character, love, hate)
+        out[part["hand"]:part["hand"] + len(self.kinds)] = self.hand(hand)
         if decision is not None:
-            K = len(self.kinds)
-            base = part["decision"]
-            kind = decision.get("kind")
-            out[base + (DECISIONS.index(kind) if kind in DECISIONS else len(DECISIONS))] = 1.0
-            base += len(DECISIONS) + 1
-            cards = decision.get("cards", ())
-            self._count(out, base, [c["kind"] for c in cards if "kind" in c])
-            for card in cards:
-                if "seagull" in card:
-                    self._one(out, base + K, self.nav_index, card["id"])
+            out[part["decision"]:part["decision"] + self.decision_size] = \
+                self.decision(decision)
+
+    def identity(self, character: str, love, hate) -> list:
+        """The ``me``, ``love`` and ``hate`` parts, one after the other (3 C numbers)."""
+        C = len(self.characters)
+        out = [0.0] * (3 * C)
+        chars = self.char_index
+        self._one(out, 0, chars, character)
+        self._one(out, C, chars, love)
+        self._one(out, 2 * C, chars, hate)
+        return out
+
+    def hand(self, kinds: list) -> list:
+        """The ``hand`` part: the kinds of one's hand (K counts/3)."""
+        out = [0.0] * len(self.kinds)
+        self._count(out, 0, kinds)
+        return out
+
+    def decision(self, decision: dict) -> list:
+        """The ``decision`` part of one's decision as its view shows it (``decision_of``)."""
+        K = len(self.kinds)
+        out = [0.0] * self.decision_size
+        kind = decision.get("kind")
+        out[DECISIONS.index(kind) if kind in DECISIONS else len(DECISIONS)] = 1.0
+        base = len(DECISIONS) + 1
+        cards = decision.get("cards", ())
+        self._count(out, base, [c["kind"] for c in cards if "kind" in c])
+        for card in cards:
+            if "seagull" in card:
+                self._one(out, base + K, self.nav_index, card["id"])
+        return out
 
     def encode_public(self, view: dict) -> list:
         out = [0.0] * self.size
         N, S = len(self.navcards), self.seats
         chars = self.char_index
-        part = self._part
+        part = self.part
         seats = view["seats"]
         pending = {d["by"] for d in view["pending"]}
         block = CHARACTER_FLAGS + S + len(self.kinds)
@@ -371,29 +458,31 @@ class Encoder:
         counted there, one that comes out with its kind shown is taken off, and one that
         comes out unseen makes it forget that hand (it cannot tell which card left). Only
         what the entries show: no card's id is followed."""
-        index = self.kind_index
         for event in events:
-            if event.get("type") != "move":
-                continue
-            kind = event.get("kind")
-            source, target = event.get("from"), event.get("to")
-            if type(source) is str and source.startswith("hand:"):
-                who = source[5:]
-                if who != viewer and who in seen:
-                    i = index.get(kind) if kind is not None else None
-                    if i is None:
-                        seen = {k: v for k, v in seen.items() if k != who}
-                    elif seen[who][i]:
-                        counts = list(seen[who])
-                        counts[i] -= 1
-                        seen = {**seen, who: tuple(counts)}
-            if type(target) is str and target.startswith("hand:") and kind is not None:
-                who = target[5:]
-                i = index.get(kind)
-                if who != viewer and i is not None:
-                    counts = list(seen.get(who, (0,) * len(self.kinds)))
-                    counts[i] += 1
+            if event.get("type") == "move":
+                seen = self.learn_move(seen, event.get("kind"), event.get("from"),
+                                       event.get("to"), viewer)
+        return seen
+
+    def learn_move(self, seen: dict, kind, source, target, viewer) -> dict:
+        """``learn`` of one move as ``viewer`` saw it (``kind``: None when not shown)."""
+        if type(source) is str and source.startswith("hand:"):
+            who = source[5:]
+            if who != viewer and who in seen:
+                i = self.kind_index.get(kind) if kind is not None else None
+                if i is None:
+                    seen = {k: v for k, v in seen.items() if k != who}
+                elif seen[who][i]:
+                    counts = list(seen[who])
+                    counts[i] -= 1
                     seen = {**seen, who: tuple(counts)}
+        if type(target) is str and target.startswith("hand:") and kind is not None:
+            who = target[5:]
+            i = self.kind_index.get(kind)
+            if who != viewer and i is not None:
+                counts = list(seen.get(who, (0,) * len(self.kinds)))
+                counts[i] += 1
+                seen = {**seen, who: tuple(counts)}
         return seen
 
     def seen_vector(self, seen: dict) -> list:
@@ -484,6 +573,7 @@ class Recall:
         self.count = 0
         self.read = 0
         self.pending_texts: dict = {}
+        self.plans: dict = {}       # how each secret reads to each player (``_plan``)
         self.public = (_digest(b"", "public"), 0, 0, None)    # digest, steps, log, pieces
         self.public_words = _words(self.public[0])
         self.private = {}
@@ -500,6 +590,7 @@ class Recall:
         other.count = self.count
         other.read = self.read
         other.pending_texts = self.pending_texts     # texts of who is pending: the same anywhere
+        other.plans = self.plans
         other.public = self.public
         other.public_words = self.public_words
         other.private = dict(self.private)
@@ -543,6 +634,12 @@ class Recall:
         self.chain = (len(game.log), text, shown, self.chain)
         self.count += 1
 
+    def shown(self, viewer: str):
+        """What ``viewer`` is shown at this step (its view's ``decision`` but its kind, as
+        text), or None: noted by ``step``."""
+        shown = self.chain[2] if self.chain is not None else None
+        return None if shown is None else shown.get(viewer)
+
     def digests(self, game, viewer) -> tuple:
         """``(public digest, own digest or None)`` of ``viewer`` now."""
         if self.public[1] != self.count:
@@ -552,41 +649,54 @@ class Recall:
     def _update(self, game) -> None:
         """Bring the public record and every player's own record up to date."""
         digest, done, start, pieces = self.public
-        steps = []
-        node = self.chain
-        for _ in range(self.count - done):
-            steps.append(node)
-            node = node[3]
-        steps.reverse()
+        if self.count - done == 1:      # asked after every step: the usual case
+            steps: list = [self.chain]
+        else:
+            steps = []
+            node = self.chain
+            for _ in range(self.count - done):
+                steps.append(node)
+                node = node[3]
+            steps.reverse()
         log, secrets = game.log, game.secrets
         self.read += len(log) - start
-        learn = self.encoder.learn
         private = self.private
-        extras: dict = {}           # viewer: [texts] of this step
+        plans = self.plans
         for number, (end, pending, shown, _) in enumerate(steps, done + 1):
-            texts = []
-            moves = []              # (event as everyone sees it, secret or None)
+            texts: list = []
+            text = texts.append
+            extras: dict = {}       # viewer: [texts] of this step
             for index in range(start, end):
                 event = log[index]
                 secret = secrets.get(index)
                 if secret is None:
-                    texts.append(repr(event))
-                    if event["type"] == "move" and _touches_hand(event):
-                        moves.append((event, None, event))
+                    text(repr(event))
+                    if event["type"] == "move":
+                        self._learn(event, None)
                     continue
-                public_hidden = secret.hidden_from(None)
-                redacted = redact(event, public_hidden)
-                texts.append(repr(redacted))
-                # each one the secret names sees the event as events_for shows it to it (a
-                # narrower audience, ``Secret.more``, may see more: a card's new id)
-                for viewer in _named(secret):
-                    if viewer in private:
-                        hidden = secret.hidden_from(viewer)
-                        if hidden != public_hidden:
-                            seen = redact(event, hidden) if hidden else event
-                            extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
-                if event["type"] == "move" and _touches_hand(event):
-                    moves.append((redacted, secret, event))
+                try:
+                    plan = plans.get(secret)
+                except TypeError:   # a plugin's secret holding lists: read each time
+                    plan = None
+                if plan is None:
+                    plan = self._plan(secret)
+                public_hidden, named, flat = plan
+                # the event as redact gives it (a copy without the hidden fields), and as
+                # events_for shows it to each one the secret names (a narrower audience,
+                # ``Secret.more``, may see more: a card's new id)
+                if flat:        # top-level fields only: the same text without a deep copy
+                    texts.append(repr({k: v for k, v in event.items()
+                                       if k not in public_hidden}))
+                    for viewer, hidden in named.items():
+                        seen = {k: v for k, v in event.items() if k not in hidden}
+                        extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                else:
+                    texts.append(repr(redact(event, public_hidden)))
+                    for viewer, hidden in named.items():
+                        seen = redact(event, hidden) if hidden else event
+                        extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                if event["type"] == "move":
+                    self._learn(event, plan)
             piece = f"{' '.join(texts)} {pending}"
             digest = _digest(digest, piece)
             pieces = (piece, pieces)
@@ -594,31 +704,86 @@ class Recall:
                 for viewer, text in shown.items():
                     if viewer in private:
                         extras.setdefault(viewer, []).append(f"shown:{text}")
-            for _, audience, event in moves:
-                # only those for whom the move tells something about another's hand
-                for viewer, record in private.items():
-                    if record.seen is None:
-                        continue
-                    if audience is None:
-                        shown = event
-                    else:
-                        hidden = audience.hidden_from(viewer)
-                        shown = redact(event, hidden) if hidden else event
-                    seen = learn(record.seen, (shown,), viewer)
-                    if seen is not record.seen:
-                        private[viewer] = Private(record.digest, record.pieces, seen,
-                                                  record.seen_numbers)
-            if extras:
-                for viewer, seen_texts in extras.items():
-                    record = private[viewer]
-                    mine = f"{number} {' '.join(seen_texts)}"
-                    private[viewer] = Private(_digest(record.digest, mine),
-                                              (mine, record.pieces), record.seen,
-                                              record.seen_numbers)
-                extras = {}
+            for viewer, seen_texts in extras.items():
+                record = private[viewer]
+                mine = f"{number} {' '.join(seen_texts)}"
+                private[viewer] = Private(_digest(record.digest, mine), (mine, record.pieces),
+                                          record.seen, record.seen_numbers)
             start = end
         self.public = (digest, self.count, start, pieces)
-        self.public_words = _words(digest)
+        self.public_words = None    # made when asked (``numbers``)
+
+    def _plan(self, secret) -> tuple:
+        """How ``secret`` reads: ``(the fields hidden from the public, {player: the fields
+        hidden from it}``, for each player of the game it names that sees more than the
+        public``, whether every hidden field is a top-level one)``. The same for every event
+        carrying an equal secret: made once."""
+        plans = self.plans
+        if len(plans) > 10_000:
+            plans.clear()
+        public_hidden = secret.hidden_from(None)
+        named = {}
+        for viewer in _named(secret):
+            if viewer in self.private:
+                hidden = secret.hidden_from(viewer)
+                if hidden != public_hidden:
+                    named[viewer] = hidden
+        flat = not any("." in field for field in public_hidden)
+        plan = (public_hidden, named, flat)
+        try:
+            plans[secret] = plan
+        except TypeError:
+            pass
+        return plan
+
+    def _learn(self, event: dict, plan) -> None:
+        """Each player's ``seen`` after a move (``Encoder.learn``), as the player sees the
+        move (``plan``: its secret's ``_plan``, or None). Only those for whom the move may
+        tell something are asked: it leaves the hand of another whose cards they follow, or
+        it enters another's hand with its kind shown to them."""
+        source, target = event.get("from"), event.get("to")
+        left = source[5:] if type(source) is str and source.startswith("hand:") else None
+        entered = target[5:] if "kind" in event and type(target) is str and \
+            target.startswith("hand:") else None
+        if left is None and entered is None:
+            return
+        everyone = False
+        if plan is None:
+            public_hidden, named = (), {}
+        else:
+            public_hidden, named, _ = plan
+            # a secret of its own (a plugin's, hiding where a card went): ask everyone
+            everyone = any(field not in ("card", "kind") for field in public_hidden)
+        learn, learn_move = self.encoder.learn, self.encoder.learn_move
+        kind = event.get("kind")
+        private = self.private
+        if everyone:
+            asked = private
+        elif left is None and "kind" in public_hidden:
+            # into a hand with its kind hidden but from those the secret names (a pick):
+            # only they may learn something
+            asked = [v for v, hidden in named.items() if v != entered and "kind" not in hidden]
+            if not asked:
+                return
+        else:
+            asked = private
+        for viewer in asked:
+            record = private[viewer]
+            seen = record.seen
+            if seen is None:
+                continue
+            hidden = named.get(viewer, public_hidden)
+            if everyone:
+                now = learn(seen, (redact(event, hidden) if hidden else event,), viewer)
+            elif (left is not None and left != viewer and left in seen) or \
+                    (entered is not None and entered != viewer and "kind" not in hidden):
+                # the engine's moves hide their card and kind only: from and to are seen
+                now = learn_move(seen, None if "kind" in hidden else kind, source, target,
+                                 viewer)
+            else:
+                continue
+            if now is not seen:
+                private[viewer] = Private(record.digest, record.pieces, now, record.seen_numbers)
 
     def seen(self, game, viewer) -> dict:
         """``seen`` of ``viewer``'s memory (worked out from the whole log once, in a resampled
@@ -639,6 +804,8 @@ class Recall:
         for the spectator, what everyone saw) and its own digest (the spectator's is 0)."""
         if self.public[1] != self.count:
             self._update(game)
+        if self.public_words is None:
+            self.public_words = _words(self.public[0])
         if viewer is None:
             return self.public_words, \
                 self.encoder.seen_vector(self.public_seen(game)) + [0.0] * DIGEST_WORDS
@@ -694,14 +861,6 @@ def _named(secret) -> list:
     return found
 
 
-def _touches_hand(event: dict) -> bool:
-    """Whether a move may tell a viewer something about a hand (``Encoder.learn``): it
-    leaves a hand, or enters one with its kind (shown to someone)."""
-    source, target = event.get("from"), event.get("to")
-    return (type(source) is str and source.startswith("hand:")) or \
-        ("kind" in event and type(target) is str and target.startswith("hand:"))
-
-
 def _flatten(pieces) -> list:
     out = []
     while pieces is not None:
@@ -727,6 +886,7 @@ def _recall(encoder: "Encoder", steps: list, count: int, read: int, public: tupl
         chain = (end, pending, shown, chain)
     recall.chain, recall.count, recall.read = chain, count, read
     recall.pending_texts = {}
+    recall.plans = {}
     digest, done, log, pieces = public
     recall.public = (digest, done, log, _nest(pieces))
     recall.private = {v: Private(d, _nest(pieces), seen) for v, (d, pieces, seen) in private.items()}

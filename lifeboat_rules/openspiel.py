@@ -26,7 +26,8 @@ core does not import this module.
   future: a search over true states (OpenSpiel's MCTS) sees the deck; over information sets,
   use ``Game.determinize`` (``lifeboat_rules.search``).
 * Observation (``observation_tensor``/``observation_string``): ``encoding.Encoder``'s vector,
-  and the player's view as JSON (``Game.view``).
+  and the player's view as JSON (``Game.view``). Tensors are float32 numpy arrays, a new one
+  at each call.
 * Information state (perfect recall): two chained 128-bit digests (``encoding.Recall``), the
   public record (one piece a step: the log entries everyone saw, with their secret fields left
   out, and who was pending) and the player's own (its character, love and hate, then what
@@ -40,7 +41,9 @@ core does not import this module.
   tensors, and two it cannot give equal ones (up to a collision, odds about 2**-128). Both
   are kept up to date step by step: a step notes who is pending and what each is shown, and
   asking for an information state reads only the log entries added since the last time, once
-  for all the players, so its cost does not grow with the game.
+  for all the players, so its cost does not grow with the game. Every player's tensors are
+  kept in a numpy row of its own (``Tensors``), and a step writes only the parts whose
+  sources changed (``rl_environment`` asks every player's after every step).
   ``LifeboatState.transcript(player)`` lists the pieces.
 * ``resample_from_infostate(player, sampler)``: a world dealt again through
   ``Game.determinize`` (its seed from ``sampler``), with the same information state for
@@ -60,13 +63,15 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 from itertools import combinations
 
 import numpy as np
 import pyspiel
 
 import lifeboat_rules as lr
-from .encoding import DIGEST_WORDS, RECALL_WORDS, Encoder, Recall
+from .encoding import CHARACTER_FLAGS, DIGEST_WORDS, RECALL_WORDS, Encoder, Recall, \
+    decision_of
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
@@ -180,6 +185,7 @@ class LifeboatGame(pyspiel.Game):
             raise ValueError(f"reward is 'win' or 'score', not {self.reward!r}")
         sample = lr.new_game(self.ruleset, players=self.players, seed=0)   # checks the count
         self.encoder = Encoder(self.ruleset, self.players)
+        self.arrays: dict = {}      # Tensors' parts as arrays, by what they are made of
         win = self.reward == "win"
         info = pyspiel.GameInfo(
             num_distinct_actions=sample.num_actions,
@@ -189,7 +195,13 @@ class LifeboatGame(pyspiel.Game):
             max_utility=1.0 if win else max_score(self.ruleset, self.players),
             utility_sum=1.0 if win else None,
             max_game_length=MAX_GAME_LENGTH)
-        super().__init__(GAME_TYPE if win else SCORE_TYPE, info, params)
+        self.type = GAME_TYPE if win else SCORE_TYPE
+        super().__init__(self.type, info, params)
+
+    def get_type(self) -> pyspiel.GameType:
+        """As OpenSpiel's, answered here for Python callers (``rl_environment`` asks it twice
+        a step) without making a new one in C++."""
+        return self.type
 
     def new_initial_state(self):
         return LifeboatState(self)
@@ -206,9 +218,10 @@ class Shared:
     ``clone`` deep-copies every attribute of a Python state, and its ``serialize`` pickles
     them: this one pickles as its parameters)."""
 
-    def __init__(self, ruleset, players: int, reward: str, spec, encoder):
+    def __init__(self, ruleset, players: int, reward: str, spec, encoder, arrays: dict):
         self.ruleset, self.players, self.reward, self.spec = ruleset, players, reward, spec
         self.encoder = encoder
+        self.arrays = arrays
 
     def __deepcopy__(self, memo):
         return self
@@ -219,7 +232,7 @@ class Shared:
 
 def _shared(spec, players: int, reward: str) -> Shared:
     ruleset = lr.load_ruleset(spec)
-    return Shared(ruleset, players, reward, spec, Encoder(ruleset, players))
+    return Shared(ruleset, players, reward, spec, Encoder(ruleset, players), {})
 
 
 class Dealt:
@@ -240,21 +253,271 @@ def _dealt(data: dict) -> Dealt:
     return Dealt(lr.Game.from_dict(data))
 
 
-class Vectors:
-    """The public part of the vectors of one step, made when first asked (a copy starts
-    without it)."""
+UNWRITTEN = object()    # a part of ``Tensors`` not written yet
+# the events naming the character an effect changed (effects.py: damage, heal, lose, mark;
+# a move names its zones, a change of seats changes every block)
+NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
 
-    def __init__(self, step: int):
-        self.step = step
-        self.public = None
-        self.recall = None      # with the public digest after it
-        self.deciding: set = set()
+
+class Tensors:
+    """Every player's observation and information-state tensor, kept up to date step by step
+    (``LifeboatState.information_state_tensor``): one numpy row per player, and a player's
+    tensor a copy of its row. After a step, ``refresh`` writes only the parts whose sources
+    changed: into every row, a character's block when what it shows changes, who is
+    pending, the board, the stage, and the public digest (every step); into a player's own
+    row, its hand, its decision and its memory (``encoding.Recall``) when they changed. A
+    copy starts empty and is written whole when first asked (``written`` counts the parts
+    written, for the tests)."""
+
+    def __init__(self):
+        self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
+        self.rows = None            # numpy array, a row per player, made when first asked
+        self.views: list = []       # each row
+        self.roster: tuple = ()     # the characters in play, as written
+        self.members: list = []     # (character, where its block starts)
+        self.blocks: dict = {}      # character: what its block's parts were written from
+        self.pending: set = set()   # who was pending, as written
+        self.read = 0               # the log's length when last written
+        self.seats: list = []
+        self.at: dict = {}          # character: its place in ``seats``
+        self.board = self.discard = self.current = self.stage = UNWRITTEN
+        self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest,
+        #                             its record (``Recall``) as last looked at]
+        self.written = 0
 
     def __deepcopy__(self, memo):
-        return Vectors(-1)
+        return Tensors()
 
     def __reduce__(self):
-        return (Vectors, (-1,))
+        return (Tensors, ())
+
+    def refresh(self, state: "LifeboatState") -> None:
+        """Bring every player's tensor to ``state``'s step."""
+        shared = state.shared
+        encoder = shared.encoder
+        recall = state.recall
+        game = state.dealt.game
+        recall.digests(game, None)              # the records up to date
+        table = game.state
+        if self.rows is None or len(self.roster) != len(table.characters):
+            self.__dict__.update(Tensors().__dict__, written=self.written)
+            size = encoder.size + encoder.knowledge_size + RECALL_WORDS
+            self.rows = np.zeros((shared.players, size), np.float32)
+            self.views = list(self.rows)                    # a player's row, as a view
+            self.roster = tuple(table.characters)
+            start, block = encoder.part["characters"], encoder.block
+            self.members = [(who, start + encoder.char_index[who] * block)
+                            for who in self.roster if who in encoder.char_index]
+            self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
+            self.mine = [[UNWRITTEN] * 6 for _ in state.seats]
+        arrays = shared.arrays
+        if len(arrays) > 100_000:
+            arrays.clear()
+        deciding: dict = {}         # character: the kind of its first pending decision
+        for decision in game.pending:
+            deciding.setdefault(decision.by, decision.kind)
+        named = self._public(encoder, game, table, deciding.keys(), arrays, recall.public[0])
+        self.read = len(game.log)
+        self._own(state, encoder, game, table, deciding, arrays, named)
+        self.step = recall.count
+
+    def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes):
+        """Write the public parts; the characters named by the events since the last time
+        (None: any may have changed)."""
+        rows, part = self.rows, encoder.part
+        kinds = table.table.kinds
+        if self.seats != table.seats:
+            self.seats = table.seats[:]
+            self.at = {who: i for i, who in enumerate(self.seats)}
+        at, blocks, characters = self.at, self.blocks, table.characters
+        S = encoder.seats
+        written = 0
+        members = self.members
+        named = None
+        if self.step >= 0 and not game.rules.guarded:
+            # the package's own rules change a character only through effects that log an
+            # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
+            # those named since the last time are looked at (with code from outside, all)
+            log, named = game.log, set()
+            for i in range(self.read, len(log)):
+                event = log[i]
+                kind = event["type"]
+                if kind == "move":
+                    for zone in (event.get("from"), event.get("to")):
+                        if type(zone) is str and ":" in zone:
+                            named.add(zone.partition(":")[2])
+                elif kind in NAMING:
+                    named.add(event.get("character"))
+                elif kind in ("seats", "setup"):
+                    named = None
+                    break
+            if named is not None:
+                members = [m for m in members if m[0] in named]
+                # who is pending changed for others too
+                for who in pending ^ self.pending:
+                    last = blocks.get(who, UNWRITTEN)
+                    if who in named or last is UNWRITTEN:
+                        continue
+                    flags = last[0] = last[0][:-1] + (who in pending,)
+                    values = arrays.get(flags)
+                    if values is None:
+                        values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
+                    base = part["characters"] + encoder.char_index[who] * encoder.block
+                    rows[:, base:base + CHARACTER_FLAGS] = values
+                    written += 1
+        self.pending = set(pending)
+        for who, base in members:
+            ch = characters[who]
+            # a block in three parts, each written when what it shows changed: the flags
+            # (who is pending among them), the seat, the front (by card ids: the same game
+            # throughout)
+            flags = (ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
+                     len(ch.hand), tuple(ch.markers), who in pending)
+            last = blocks[who]
+            if last is UNWRITTEN:
+                last = blocks[who] = [UNWRITTEN] * 3
+            if last[0] != flags:
+                last[0] = flags
+                values = arrays.get(flags)
+                if values is None:
+                    values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
+                rows[:, base:base + CHARACTER_FLAGS] = values
+                written += 1
+            seat = at.get(who)
+            if last[1] != seat:
+                last[1] = seat
+                rows[:, base + CHARACTER_FLAGS:base + CHARACTER_FLAGS + S] = encoder.seat(seat)
+                written += 1
+            if last[2] != ch.front:
+                last[2] = ch.front[:]
+                front = ("front", *[kinds[c] for c in ch.front])
+                values = arrays.get(front)
+                if values is None:
+                    values = arrays[front] = np.array(encoder.front(front[1:]), np.float32)
+                rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
+                written += 1
+        key = (table.round, table.seagulls, table.phase, len(table.supply),
+               len(table.navigation), len(table.rowing_pile), len(table.removed))
+        if self.board != key:
+            self.board = key
+            values = encoder.counters(table)
+            rows[:, part["board"]:part["board"] + len(values)] = values
+            written += 1
+        if self.discard != table.discard:
+            self.discard = table.discard[:]
+            base = part["board"] + encoder.board_size - len(encoder.kinds)
+            rows[:, base:base + len(encoder.kinds)] = encoder.discard(table)
+            written += 1
+        if self.current != table.current:
+            self.current = table.current
+            rows[:, part["current"]:part["current"] + len(encoder.navcards)] = \
+                encoder.current(table)
+            written += 1
+        top = game.top
+        stage = None if top is None else top.public(game)    # a new dict (a view's part)
+        if self.stage is UNWRITTEN or self.stage != stage:
+            self.stage = stage
+            key = ("stage", repr(stage))     # stages look alike from game to game
+            values = arrays.get(key)
+            if values is None:
+                values = arrays[key] = np.array(encoder.stage(stage), np.float32)
+            rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
+            written += 1
+        rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
+        self.written += written + 1
+        return named
+
+    def _own(self, state, encoder, game, table, deciding: dict, arrays: dict, named) -> None:
+        """Write each player's own parts (``named``: the characters the events since the
+        last time name, None: any; a hand changes only by a move naming it, love and hate
+        only at the deal, in the package's own rules)."""
+        views, part = self.views, encoder.part
+        kinds = table.table.kinds
+        recall = state.recall
+        top = game.top
+        C, K = len(encoder.characters), len(encoder.kinds)
+        memory = encoder.size + DIGEST_WORDS
+        mark = memory + encoder.knowledge_size
+        private, characters, chars = recall.private, table.characters, encoder.char_index
+        written = 0
+        everyone = self.mine
+        for player, character in enumerate(state.seats):
+            mine = everyone[player]
+            record = private[character]
+            if named is not None and mine[2] is None and record is mine[5] and \
+                    character not in named and character not in deciding:
+                continue    # not named, not deciding now or before, its record as it was
+            mine[5] = record
+            me = characters[character]
+            row = views[player]
+            if mine[0] != (me.love, me.hate):
+                mine[0] = (me.love, me.hate)
+                row[part["me"]:part["me"] + 3 * C] = encoder.identity(
+                    character, me.love, me.hate)
+                written += 1
+            if mine[1] != me.hand:
+                mine[1] = me.hand[:]
+                hand = ("hand", *[kinds[c] for c in me.hand])
+                values = arrays.get(hand)
+                if values is None:
+                    values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
+                row[part["hand"]:part["hand"] + K] = values
+                written += 1
+            # its decision: its kind and what it is shown (``Recall.shown``) say it all
+            kind = deciding.get(character)
+            key = None if kind is None or top is None else \
+                ("decision", kind, recall.shown(character))
+            if mine[2] != key:
+                mine[2] = key
+                base = part["decision"]
+                if key is None:
+                    row[base:base + encoder.decision_size] = 0.0
+                else:
+                    values = arrays.get(key)
+                    if values is None:
+                        values = arrays[key] = np.array(
+                            encoder.decision(decision_of(game, character)), np.float32)
+                    row[base:base + encoder.decision_size] = values
+                written += 1
+            record = private[character]
+            seen = record.seen
+            if seen is None:
+                seen = recall.seen(game, character)     # worked out once in a resampled world
+                record = private[character]
+            if mine[3] is not seen:
+                # only the characters whose counts changed
+                old = {} if mine[3] is UNWRITTEN else mine[3]
+                for who in old.keys() | seen.keys():
+                    counts = seen.get(who)
+                    i = chars.get(who)
+                    if counts != old.get(who) and i is not None:
+                        base = memory + i * K
+                        if counts is None:          # forgotten
+                            row[base:base + K] = 0.0
+                        else:
+                            values = arrays.get(("seen", counts))
+                            if values is None:
+                                values = arrays["seen", counts] = np.array(
+                                    encoder.seen_vector({who: counts})[i * K:(i + 1) * K],
+                                    np.float32)
+                            row[base:base + K] = values
+                        written += 1
+                mine[3] = seen
+            if mine[4] != record.digest:
+                mine[4] = record.digest
+                row[mark:] = digest_numbers(record.digest)
+                written += 1
+        self.written += written
+
+
+WORDS = (np.arange(65536, dtype=np.float32) / 65536).tolist()   # k / 65536, exact in float32
+UNPACK = struct.Struct(f">{DIGEST_WORDS}H").unpack
+
+
+def digest_numbers(digest: bytes) -> list:
+    """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (the
+    numbers of ``Recall.numbers``)."""
+    return [WORDS[word] for word in UNPACK(digest)]
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -267,12 +530,13 @@ class LifeboatState(pyspiel.State):
 
     def __init__(self, game: LifeboatGame):
         super().__init__(game)
-        self.shared = Shared(game.ruleset, game.players, game.reward, game.spec, game.encoder)
+        self.shared = Shared(game.ruleset, game.players, game.reward, game.spec, game.encoder,
+                             game.arrays)
         self.seed_bytes: list = []
         self.dealt = None           # Dealt, once the four bytes are drawn
         self.seats: list = []
         self.recall = None          # encoding.Recall, once dealt
-        self.vectors = Vectors(-1)
+        self.tensors = Tensors()
         self.to_move = (-1, None)   # (step, current player)
 
     @property
@@ -294,18 +558,25 @@ class LifeboatState(pyspiel.State):
         return self.to_move[1]
 
     def _legal_actions(self, player):
-        if self.dealt is None or player != self.current_player() or player < 0:
+        if self.dealt is None or player < 0 or player != self.current_player():
             return []
         return self.dealt.game.legal_ids(self.seats[player])
 
     def legal_actions(self, player=None):
         """As OpenSpiel's, answered here for Python callers (``rl_environment``) without the
         round trip through C++."""
-        if player is None:
-            player = self.current_player()
         if self.dealt is None:
+            if player is None:
+                player = self.current_player()
             return list(range(256)) if player == pyspiel.PlayerId.CHANCE else []
-        return self._legal_actions(player)
+        step, current = self.to_move
+        if step != self.recall.count:
+            current = self.current_player()
+        if player is None:
+            player = current
+        elif player != current:     # the others, every step (rl_environment)
+            return []
+        return [] if player < 0 else self.dealt.game.legal_ids(self.seats[player])
 
     def chance_outcomes(self):
         assert self.game is None
@@ -340,6 +611,15 @@ class LifeboatState(pyspiel.State):
     def is_terminal(self):
         return self.dealt is not None and self.dealt.game.state.over
 
+    def is_chance_node(self):
+        """As OpenSpiel's, answered here for Python callers without the round trip."""
+        return self.dealt is None
+
+    def rewards(self):
+        """As OpenSpiel's for a game rewarded at its end: the returns once over, 0 before
+        (answered here for Python callers, ``rl_environment``, without the round trip)."""
+        return self.returns()
+
     def returns(self):
         if not self.is_terminal():
             return [0.0] * self.shared.players
@@ -361,7 +641,7 @@ class LifeboatState(pyspiel.State):
         world = self.dealt.game.determinize(character, seed)
         other.dealt = Dealt(world)
         other.recall = self.recall.resampled(world, character)
-        other.vectors = Vectors(-1)
+        other.tensors = Tensors()
         other.to_move = (-1, None)
         return other
 
@@ -373,10 +653,37 @@ class LifeboatState(pyspiel.State):
     # ------------------------------------------------------------------ what a player knows
 
     def observation_tensor(self, player=None):
-        return self.vector(OBSERVATION, self._player(player))
+        """The player's observation vector, a new float32 numpy array (``Tensors``)."""
+        tensors = self.tensors
+        if tensors.step >= 0 and tensors.step == self.recall.count and \
+                type(player) is int and 0 <= player < len(tensors.views):  # this step's
+            return tensors.views[player][:self.shared.encoder.size].copy()
+        player = self._player(player)
+        size = self.shared.encoder.size
+        if self.dealt is None:
+            return np.zeros(size, np.float32)
+        return self._tensors().views[player][:size].copy()
 
     def information_state_tensor(self, player=None):
-        return self.vector(INFORMATION, self._player(player))
+        """The player's information-state vector, a new float32 numpy array (``Tensors``:
+        kept up to date step by step, so asking every player's after every step costs a few
+        writes)."""
+        tensors = self.tensors
+        if type(player) is int and tensors.step >= 0 and tensors.step == self.recall.count:
+            views = tensors.views       # this step's
+            if 0 <= player < len(views):
+                return views[player].copy()
+        player = self._player(player)
+        if self.dealt is None:
+            encoder = self.shared.encoder
+            return np.zeros(encoder.size + encoder.knowledge_size + RECALL_WORDS, np.float32)
+        return self._tensors().views[player].copy()
+
+    def _tensors(self) -> Tensors:
+        tensors = self.tensors
+        if tensors.step != self.recall.count:
+            tensors.refresh(self)
+        return tensors
 
     def observation_string(self, player=None):
         return self.text(OBSERVATION, self._player(player))
@@ -399,30 +706,22 @@ class LifeboatState(pyspiel.State):
         viewer = None if player is None else self.seats[player]
         return self.recall.transcript(self.dealt.game, viewer)
 
-    def vector(self, mode: tuple, player: int) -> list:
-        """The tensor of an observer ``mode`` for ``player``, a new list: the public part
-        is made once a step for everyone, the rest is the player's own."""
-        encoder = self.shared.encoder
+    def vector(self, mode: tuple, player: int):
+        """The tensor of an observer ``mode`` for ``player``: a player's own observers read
+        ``Tensors``; the public ones (seldom asked) are made here from the public parts."""
         recall, private = mode
+        if private:
+            return self.information_state_tensor(player) if recall else \
+                self.observation_tensor(player)
+        encoder = self.shared.encoder
         if self.dealt is None:
             return [0.0] * (encoder.size + (encoder.knowledge_size + RECALL_WORDS
                                             if recall else 0))
         game = self.dealt.game
-        vectors = self.vectors
-        if vectors.step != self.recall.count:
-            vectors = self.vectors = Vectors(self.recall.count)
-            vectors.public = encoder.public(game)
-            vectors.deciding = {d.by for d in game.pending}
-        viewer = self.seats[player] if private else None
+        values = encoder.public(game)
         if recall:
-            public, own = self.recall.numbers(game, viewer)
-            if vectors.recall is None:
-                vectors.recall = vectors.public + public
-            values = vectors.recall + own
-        else:
-            values = vectors.public[:]
-        if private:
-            encoder.private(game, viewer, values, vectors.deciding)
+            public, rest = self.recall.numbers(game, None)
+            values += public + rest
         return values
 
     def text(self, mode: tuple, player: int) -> str:

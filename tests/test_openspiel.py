@@ -102,15 +102,16 @@ def test_observations_are_the_players_own():
         assert json.loads(state.observation_string(player)) == lgame.view(character)
         info = state.information_state_tensor(player)
         assert len(info) == game.information_state_tensor_size()
-        assert info[:encoder.size] == tensor
+        assert info.dtype == tensor.dtype == np.float32
+        assert np.array_equal(info[:encoder.size], tensor)
         assert pyspiel.State.information_state_tensor(state, player) == pytest.approx(info)
         assert pyspiel.State.observation_tensor(state, player) == pytest.approx(tensor)
         assert pyspiel.State.information_state_string(state, player) == \
             state.information_state_string(player)
         other = state.clone()
         other.dealt.game = lgame.determinize(character, 11)
-        other.vectors = lifeboat_rules.openspiel.Vectors(-1)
-        assert other.observation_tensor(player) == tensor
+        other.tensors = lifeboat_rules.openspiel.Tensors()
+        assert np.array_equal(other.observation_tensor(player), tensor)
     strings = {state.information_state_string(p) for p in range(6)}
     assert len(strings) == 6
 
@@ -170,7 +171,7 @@ def world_at_the_deal(game, state, player):
     other.dealt = lifeboat_rules.openspiel.Dealt(lgame)
     other.seats = lgame.state.seats[:]
     other.recall = Recall(game.encoder, lgame, other.seats)
-    other.vectors = lifeboat_rules.openspiel.Vectors(-1)
+    other.tensors = lifeboat_rules.openspiel.Tensors()
     other.to_move = (-1, None)
     return other
 
@@ -179,7 +180,8 @@ def compare(a: Story, b: Story, counts: dict, at_pick: list):
     for p in range(len(a.state.seats)):
         same = a.seen[p] == b.seen[p]
         strings = a.state.information_state_string(p) == b.state.information_state_string(p)
-        tensors = a.state.information_state_tensor(p) == b.state.information_state_tensor(p)
+        tensors = np.array_equal(a.state.information_state_tensor(p),
+                                 b.state.information_state_tensor(p))
         assert strings == same and tensors == same, (p, same, strings, tensors)
         counts[same] += 1
         view = a.state.game.view(a.state.seats[p])
@@ -342,8 +344,8 @@ def test_resample_from_infostate_keeps_the_information_state():
                 world = state.resample_from_infostate(player, sampler)
                 assert world.information_state_string(player) == \
                     state.information_state_string(player)
-                assert world.information_state_tensor(player) == \
-                    state.information_state_tensor(player)
+                assert np.array_equal(world.information_state_tensor(player),
+                                      state.information_state_tensor(player))
                 assert world.legal_actions() == state.legal_actions()
                 assert observed(public, world, player) == observed(public, state, player)
                 differed += world.game.to_dict() != state.game.to_dict()
