@@ -33,6 +33,7 @@ import urllib.request
 import websockets
 
 import lifeboat_rules as lr
+from lifeboat_rules.web.changes import apply_changes
 
 
 def free_port() -> int:
@@ -58,14 +59,24 @@ async def seat_links(ws_url: str, host: str) -> dict:
 async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
     """One seat's client: answer each decision at once, until the bounds or the game's end."""
     async with websockets.connect(ws_url, max_size=2 ** 24) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        # as the page does: states as changes to the one held (docs/web.md)
+        await ws.send(json.dumps({"type": "hello", "token": token, "changes": True}))
         sent_at = None          # a move is on its way: wait for its answer (its ``ref``)
         number = 0
+        held = None
         while time.monotonic() < deadline and stats["moves"] < max_moves:
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 break
+            if message["type"] == "diff":
+                if held is None or held["v"] != message["base"]:
+                    held = None
+                    await ws.send(json.dumps({"type": "resync"}))
+                    continue
+                message = held = apply_changes(held, message)
+            elif message["type"] == "state":
+                held = message
             if sent_at is not None and message.get("ref") == number:
                 stats["latency"].append(time.monotonic() - sent_at)
                 sent_at = None

@@ -31,6 +31,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
 from . import labels
+from .changes import changes
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
 
@@ -123,7 +124,8 @@ class Connection:
     state is made only once that one has left, so a page that reads slowly gets fewer)."""
 
     __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
-                 "wants", "full", "making", "ref", "wake", "sender", "closed")
+                 "wants", "full", "making", "ref", "wake", "sender", "closed", "changes", "version",
+                 "last")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
@@ -142,6 +144,9 @@ class Connection:
         self.wake = asyncio.Event()
         self.sender: asyncio.Task | None = None
         self.closed = False
+        self.changes = False              # it asked for states as changes (a diff of the last)
+        self.version = 0                  # the ``v`` of the last state made for it
+        self.last: dict | None = None     # that state, which a diff applies to
 
     def too_fast(self) -> bool:
         return not self.bucket.take()
@@ -367,6 +372,7 @@ class Server:
                               limits.rate, limits.burst)
             if message.get("seat") in pass_.seats:
                 conn.seat = message["seat"]
+            conn.changes = message.get("changes") is True
             room.pages.add(conn)
             self.hall.in_use[room.game_id] += 1
             conn.sender = asyncio.create_task(self._sender(room, conn))
@@ -444,6 +450,8 @@ class Server:
                 self._want(conn, full=True)
             elif kind == "lang":
                 conn.lang = labels.lang_of(message.get("lang"))
+                self._want(conn, full=True)
+            elif kind == "resync":          # a page that missed a version: the whole state
                 self._want(conn, full=True)
             elif kind == "manage":
                 await self._change(room, conn, ref, self._manage, conn, message.get("op"),
@@ -566,6 +574,12 @@ class Server:
             state["ref"], conn.ref = conn.ref, None
         conn.since = state["log_size"]
         conn.chat_since = state["chat_size"]
+        conn.version += 1
+        state["v"] = conn.version
+        last, conn.last = conn.last, (state if conn.changes else None)
+        if last is not None and since != 0:
+            # the page holds ``last``: it gets what changed (its ``v`` among them)
+            state = {"type": "diff", "base": last["v"], **changes(last, state)}
         return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
     async def _sender(self, room: Room, conn: Connection) -> None:
