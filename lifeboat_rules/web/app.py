@@ -440,7 +440,6 @@ class Server:
             if kind == "move":
                 await self._change(room, conn, ref, self.hall.move, conn.pass_, message.get("seat"),
                                    message.get("action"), message.get("offer"))
-                self._wake_bots(room)
             elif kind == "look":
                 pass_ = self.hall.enter(conn.pass_.token)
                 seat = message.get("seat")
@@ -456,7 +455,6 @@ class Server:
             elif kind == "manage":
                 await self._change(room, conn, ref, self._manage, conn, message.get("op"),
                                    message.get("seat"), message.get("bot"))
-                self._wake_bots(room)
             elif kind == "say":
                 await self._change(room, conn, ref, self.hall.say, conn.pass_, conn.seat, message.get("text"))
             elif kind == "autopass":
@@ -478,7 +476,9 @@ class Server:
             if ref is not None:
                 answer["ref"] = ref
             self._queue(room, conn, answer)
-            if refusal.code in ("stale", "illegal", "over", "not_saved"):
+            if refusal.code == "stale":        # the newer state: what changed since the last
+                self._want(conn)
+            elif refusal.code in ("illegal", "over", "not_saved"):
                 self._want(conn, full=True)
         except Exception:     # a fault of ours: say so, keep the connection and the game
             log.exception("while handling a %s message", kind)
@@ -505,12 +505,15 @@ class Server:
 
     async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
         """``call(*args)`` on a table thread under the game's lock, then every page's state;
-        the page ``conn`` gets ``ref`` back with its state."""
+        the page ``conn`` gets ``ref`` back with its state. The bots play next if one must
+        decide (asked on that thread: a game without a bot to move costs no more threads)."""
         pages = list(room.pages)
         async with room.lock:
-            made, later = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
+            made, later, bots = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
         self._deliver(room, made, later)
         self._schedule(room)
+        if bots:
+            self._wake_bots(room)
 
     async def _push(self, room: Room) -> None:
         """Every page of the game gets its new state (after the bots moved)."""
@@ -525,7 +528,7 @@ class Server:
         call(*args)
         if ref is not None:
             conn.ref = ref          # (here, so that no state made before the move carries it)
-        return self._states(pages)
+        return (*self._states(pages), self.hall.bot_pending(conn.pass_.game_id))
 
     def _states(self, pages: list) -> tuple:
         made, later = [], []
@@ -608,7 +611,8 @@ class Server:
                         conn.text = text = made
                     else:
                         break
-                    await asyncio.wait_for(conn.socket.send_text(text), self.limits.send_timeout)
+                    async with _timeout(self.limits.send_timeout):
+                        await conn.socket.send_text(text)
                     if text is conn.text:
                         conn.text = None
         except asyncio.TimeoutError:
@@ -753,6 +757,26 @@ class Server:
             except Exception:
                 log.exception("while dropping expired games")
             await asyncio.sleep(self.limits.sweep_every)
+
+
+if hasattr(asyncio, "timeout"):          # Python 3.11 on: no task of its own per send
+    _timeout = asyncio.timeout
+else:                                    # pragma: no cover
+    @contextlib.asynccontextmanager
+    async def _timeout(seconds: float):
+        """What ``asyncio.timeout`` does, for Python 3.10: the block is cancelled after
+        ``seconds``, and ``asyncio.TimeoutError`` raised."""
+        task = asyncio.current_task()
+        fired = []
+        handle = asyncio.get_running_loop().call_later(seconds, lambda: (fired.append(1), task.cancel()))
+        try:
+            yield
+        except asyncio.CancelledError:
+            if not fired:
+                raise
+            raise asyncio.TimeoutError from None
+        finally:
+            handle.cancel()
 
 
 _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "malformed": 5,

@@ -330,17 +330,24 @@ class Store:
 
     # ------------------------------------------------------------------ helpers
 
-    def _transaction(self):
-        db = self._db
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self._db)
 
-        class _Tx:
-            def __enter__(self):
-                db.execute("BEGIN IMMEDIATE")
 
-            def __exit__(self, kind, exc, tb):
-                db.execute("COMMIT" if kind is None else "ROLLBACK")
-                return False
-        return _Tx()
+class _Transaction:
+    """``with``: one write transaction (committed, or rolled back on an exception)."""
+
+    __slots__ = ("db",)
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, exc, tb):
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False
 
 
 def _own(path: str):

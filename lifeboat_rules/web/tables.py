@@ -101,6 +101,9 @@ class Table:
         self._rounds_upto = 0
         self._labels: dict = {}            # (seat, lang) -> {action: its button's words}
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
+        self._legal: dict = {}             # seat -> (log length, its legal moves then)
+        self._decisions: dict = {}         # (seat, lang) -> (log length, its decision in words)
+        self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
         self.unsnapped = 0                 # actions saved since the file's snapshot
 
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
@@ -111,13 +114,12 @@ class Table:
         and on the cards its actor sees (whose kinds never change), except a pass, which says
         what is passed (the decision)."""
         game = self.game
-        legal = game.legal_actions(seat)
+        legal = self.legal(seat)
         view = game.view(seat) if view is None else view      # the seat's own view
         stage = view.get("stage") if (view.get("stage") or {}).get("kind") == "fight" else None
-        key = (legal, json.dumps(stage, sort_keys=True) if stage else None)
         cached = self._choices.get((seat, lang))
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage:
+            return cached[2]
         deciding = next((d.kind for d in game.pending if d.by == seat), None)
         known = self._labels.setdefault((seat, lang), {})
         if len(known) > 4096:
@@ -130,9 +132,9 @@ class Table:
                 after = self._strength_after(action)
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
-                words_key = json.dumps(action, sort_keys=True, separators=(",", ":"))
+                words_key = _key(action)
                 if action["type"] == "pass":
-                    words_key += f"|{deciding}"
+                    words_key = (words_key, deciding)
                 label = known.get(words_key)
                 if label is None:
                     label = known[words_key] = labels.describe(action, game, lang, seat)
@@ -144,8 +146,27 @@ class Table:
             if stage is not None and action["type"] == "play" and after not in (None, stage.get("strength")):
                 any_time = False      # a participant's weapon answers the fight (R-FIGHT-2)
             buttons.append({"label": label, "action": action, "any_time": any_time})
-        self._choices[(seat, lang)] = (key, buttons)
+        self._choices[(seat, lang)] = (legal, stage, buttons)
         return buttons
+
+    def decision_text(self, decision, lang: str) -> str:
+        """``decision`` (one of the game's pending decisions) in words for its seat, worded
+        once per position."""
+        size = len(self.game.log)
+        key = (decision.by, lang)
+        cached = self._decisions.get(key)
+        if cached is None or cached[0] != size:
+            cached = self._decisions[key] = (size, labels.describe(decision, self.game, lang, decision.by))
+        return cached[1]
+
+    def legal(self, seat: str) -> list:
+        """``game.legal_actions(seat)``, listed once per position (the log grows with every
+        action applied)."""
+        size = len(self.game.log)
+        cached = self._legal.get(seat)
+        if cached is None or cached[0] != size:
+            cached = self._legal[seat] = (size, self.game.legal_actions(seat))
+        return cached[1]
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
@@ -153,12 +174,21 @@ class Table:
         Only for join and play."""
         if action["type"] not in ("join", "play"):
             return None
-        copy = self.game.clone()
-        events = copy.apply(action)
-        stage = copy.view(None).get("stage") or {}
-        if stage.get("kind") == "fight":
-            return stage.get("strength")
-        return next((e.get("strength") for e in events if e.get("type") == "fight"), None)
+        size = len(self.game.log)
+        if self._after[0] != size:
+            self._after = (size, {})
+        known = self._after[1]           # once per position, however many pages ask
+        key = _key(action)
+        if key not in known:
+            copy = self.game.clone()
+            events = copy.apply(action)
+            top = copy.top         # the innermost stage, as the view shows it (public)
+            stage = (top.public(copy) if top is not None else None) or {}
+            if stage.get("kind") == "fight":
+                known[key] = stage.get("strength")
+            else:
+                known[key] = next((e.get("strength") for e in events if e.get("type") == "fight"), None)
+        return known[key]
 
     def weapons(self) -> dict:
         """{provision kind: fight bonus} of the game's content (R-FIGHT-3)."""
@@ -243,7 +273,7 @@ class Table:
         """A fingerprint of what ``seat`` may do now and of how many moves it has made: a move
         sent against another fingerprint (an old page, a replayed message) is refused."""
         moves = self.seats[seat]["moves"]
-        legal = self.game.legal_actions(seat)
+        legal = self.legal(seat)
         cached = self._offers.get(seat)
         if cached is not None and cached[0] == moves and (cached[1] is legal or cached[1] == legal):
             return cached[2]     # (most moves leave most seats' moves as they were)
@@ -711,7 +741,7 @@ class Hall:
             if mine and (stage or {}).get("kind") == "fight" and str(mine[0].kind) == "fight":
                 out["decision_text"] = labels.fight_decision(stage, viewer, lang)
             elif mine:
-                out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
+                out["decision_text"] = table.decision_text(mine[0], lang)
             out["choices"] = table.choices(viewer, lang, view)
         if game.over:
             out["reveal"] = labels.reveal(view, names, lang)
@@ -744,6 +774,17 @@ class Hall:
                       for s, e in table.seats.items()},
             "spectator": links["spectator"], "host": links["host"], "bots": bots.bot_names(),
         }
+
+
+def _key(action: dict):
+    """An action as a key: its fields, in the order the engine lists them (the same for every
+    move of a type), a list of cards as a tuple; as JSON when a field holds anything else."""
+    key = tuple((k, tuple(v) if type(v) is list else v) for k, v in action.items())
+    try:
+        hash(key)
+    except TypeError:
+        return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    return key
 
 
 def nothing_to_play(game, seat: str) -> bool:
