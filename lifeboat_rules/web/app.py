@@ -31,7 +31,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
 from . import labels
-from .changes import changes
+from .changes import changes, to_text
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
 
@@ -583,7 +583,7 @@ class Server:
         if last is not None and since != 0:
             # the page holds ``last``: it gets what changed (its ``v`` among them)
             state = {"type": "diff", "base": last["v"], **changes(last, state)}
-        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        return to_text(state)
 
     async def _sender(self, room: Room, conn: Connection) -> None:
         """Sends ``conn``'s messages, then its state, one at a time; a message that does not
@@ -631,7 +631,7 @@ class Server:
         if len(conn.outbox) >= self.limits.queue:
             asyncio.ensure_future(self._cut(room, conn, Refusal("too_slow"), send=False))
             return
-        conn.outbox.append(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        conn.outbox.append(to_text(message))
         conn.wake.set()
 
     async def _cut(self, room: Room, conn: Connection, refusal: Refusal, send: bool = True) -> None:
