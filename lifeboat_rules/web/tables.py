@@ -111,8 +111,9 @@ class Table:
         wording (two listings of one move that read the same are one button to a person).
         Worded again only when the moves (or, in a fight, its sides) change, and then only
         the moves not worded before: outside a fight an action's words depend on the action
-        and on the cards its actor sees (whose kinds never change), except a pass, which says
-        what is passed (the decision)."""
+        and on the cards its actor sees, by kind and place (a card's id changes as it goes
+        into a hand; its kind never does), except a pass, which says what is passed (the
+        decision)."""
         game = self.game
         legal = self.legal(seat)
         view = game.view(seat) if view is None else view      # the seat's own view
@@ -125,6 +126,7 @@ class Table:
         if len(known) > 4096:
             known.clear()
         names = self.names(lang)
+        places = _places(view)
         buttons, seen = [], set()
         for action in legal:
             label, after = None, None
@@ -132,7 +134,7 @@ class Table:
                 after = self._strength_after(action)
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
-                words_key = _key(action)
+                words_key = _key(action, places)
                 if action["type"] == "pass":
                     words_key = (words_key, deciding)
                 label = known.get(words_key)
@@ -776,15 +778,33 @@ class Hall:
         }
 
 
-def _key(action: dict):
+def _key(action: dict, places: dict | None = None):
     """An action as a key: its fields, in the order the engine lists them (the same for every
-    move of a type), a list of cards as a tuple; as JSON when a field holds anything else."""
-    key = tuple((k, tuple(v) if type(v) is list else v) for k, v in action.items())
+    move of a type), each card named in ``places`` ({id: (kind, place)}) by its kind and
+    place, a list as a tuple; as JSON when a field holds anything else."""
+    places = places or {}
+    key = tuple((k, tuple(places.get(x, x) for x in v) if type(v) is list else places.get(v, v))
+                for k, v in action.items())
     try:
         hash(key)
     except TypeError:
         return json.dumps(action, sort_keys=True, separators=(",", ":"))
     return key
+
+
+def _places(view: dict) -> dict:
+    """{card id: (kind, place)} of the cards a view shows: hands, face-up cards and the cards
+    a decision shows."""
+    out = {}
+    for who, entry in view["characters"].items():
+        for card in entry.get("hand", ()):
+            out[card["id"]] = ("card", card["kind"], "hand", who)
+        for card in entry["front"]:
+            out[card["id"]] = ("card", card["kind"], "front", who)
+    for card in (view.get("decision") or {}).get("cards", ()):
+        if "kind" in card and "id" in card:
+            out[card["id"]] = ("card", card["kind"], "shown")
+    return out
 
 
 def nothing_to_play(game, seat: str) -> bool:
