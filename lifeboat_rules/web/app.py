@@ -31,7 +31,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
 from . import labels
-from .changes import changes, to_text
+from .changes import changes
+from .jsontext import dumps as to_text
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
 

@@ -9,13 +9,6 @@ new state and keys of the old one, so it tells a page nothing the whole state wo
 
 from __future__ import annotations
 
-import json
-
-try:                 # the web extra brings orjson: JSON written some thirty times faster
-    import orjson
-except ImportError:  # pragma: no cover
-    orjson = None
-
 
 def changes(old: dict, new: dict) -> dict:
     """{"set": [[path, value], ...], "del": [path, ...]} taking ``old`` to ``new`` (two JSON
@@ -67,12 +60,3 @@ def _copy(value):
         return [_copy(v) for v in value]
     return value
 
-
-def to_text(message: dict) -> str:
-    """``message`` as compact JSON text (UTF-8 as it is, not escaped)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-        except (TypeError, ValueError):   # what only the standard library writes (a lone surrogate)
-            pass
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))

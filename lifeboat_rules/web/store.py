@@ -22,6 +22,8 @@ import sqlite3
 import threading
 import time
 
+from .jsontext import dumps
+
 try:                      # the lock on the file (POSIX); elsewhere only the writes' keys guard
     import fcntl
 except ImportError:       # pragma: no cover
@@ -112,7 +114,7 @@ def digest(token: str) -> str:
 
 
 def _dumps(data) -> str:
-    return json.dumps(data, separators=(",", ":"))
+    return dumps(data, ascii=True)
 
 
 class Store:
