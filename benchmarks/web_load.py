@@ -4,13 +4,15 @@
 
 Starts ``lifeboat-rules serve`` on 127.0.0.1 (a free port, a temporary SQLite file), creates N
 games of 4 seats each played through links, and connects one WebSocket client per seat (4N in
-all) that answers every decision of its seat at once with a random choice. The run is bounded
+all) that, as the table page does, takes its states as changes (docs/web.md: a whole state, then
+diffs it applies) and answers every decision of its seat at once with a random choice. The run is bounded
 in time (S seconds) and moves (M); games that end are not replaced. It prints the moves per
 second the server applied, the time from a move to its answer (median, 95th percentile), the
 refusals by reason, the server's CPU time per move (user + system, from /proc) and, measured in
 the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
 the same ruleset) with the ratio of the two, and the moves per second of the library alone
-doing a move, a view, ``to_dict``, JSON and a SQLite commit. Only loopback traffic; the server
+doing a move, a view, ``to_dict``, JSON and a SQLite commit, and the machine's load average
+(the clients and any other work share it with the server). Only loopback traffic; the server
 is stopped at the end.
 """
 
@@ -173,6 +175,7 @@ async def run(args) -> None:
                                                  "seats": ["link"] * 4})
             links.append(await seat_links(ws_url, created["host"]))
         stats = {"moves": 0, "latency": [], "refused": {}}
+        load_before = os.getloadavg()[0]
         cpu_before = cpu_seconds(server.pid)
         began = time.monotonic()
         deadline = began + args.seconds
@@ -189,6 +192,7 @@ async def run(args) -> None:
     latency = sorted(stats["latency"]) or [0.0]
     reference = library_reference(min(max(stats["moves"], 200), 3000), os.path.join(folder, "ref.sqlite3"))
     apply_cpu = apply_reference(min(max(stats["moves"], 2000), 20_000))
+    print(f"load average (1 minute) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
     print(f"{args.games} simultaneous games, {4 * args.games} WebSocket clients, {elapsed:.1f} s: "
           f"{stats['moves']} moves, {rate:.0f} moves/s through the server")
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
