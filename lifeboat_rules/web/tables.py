@@ -102,6 +102,7 @@ class Table:
         self._labels: dict = {}            # (seat, lang) -> {action: its button's words}
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
         self._legal: dict = {}             # seat -> (log length, its legal moves then)
+        self._views: dict = {}             # viewer -> (log length, its view then)
         self._decisions: dict = {}         # (seat, lang) -> (log length, its decision in words)
         self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
         self.unsnapped = 0                 # actions saved since the file's snapshot
@@ -159,6 +160,15 @@ class Table:
         cached = self._decisions.get(key)
         if cached is None or cached[0] != size:
             cached = self._decisions[key] = (size, labels.describe(decision, self.game, lang, decision.by))
+        return cached[1]
+
+    def view(self, viewer):
+        """``game.view(viewer)``, made once per position however many pages show it (a
+        spectator link open on many screens, a seat open twice). Shared: read only."""
+        size = len(self.game.log)
+        cached = self._views.get(viewer)
+        if cached is None or cached[0] != size:
+            cached = self._views[viewer] = (size, self.game.view(viewer))
         return cached[1]
 
     def legal(self, seat: str) -> list:
@@ -714,7 +724,7 @@ class Hall:
         table = self.table(pass_.game_id)
         game = table.game
         viewer = seat if seat in pass_.seats else None
-        view = game.view(viewer)
+        view = table.view(viewer)
         names = table.names(lang)
         feed = table.feed(viewer, lang, since)
         stage = view.get("stage")
