@@ -314,6 +314,8 @@ class Hall:
         self._tokens: dict = {}            # token -> what store.token said (a cache)
         self.in_use: collections.Counter = collections.Counter()   # game id -> open pages
         self.rulesets = self._builtin_rulesets()
+        for lang in labels.LANGS:      # the words, read now rather than at the first move
+            lr_words.catalog(lang)
         self.clock = clock                         # turn timers and "pass for me" run on it
         self.rng = rng if rng is not None else random.SystemRandom()
         self.autopass_delay = autopass_delay
