@@ -15,12 +15,14 @@ except ImportError:  # pragma: no cover
     orjson = None
 
 
-def dumps(value, ascii: bool = False) -> str:
-    """``value`` (JSON-safe data) as compact JSON text; where the standard library writes it,
-    with ``ascii`` every other character escaped (a lone surrogate too: text SQLite takes)."""
+def dumps(value, ascii: bool = False, sort: bool = False) -> str:
+    """``value`` (JSON-safe data) as compact JSON text, with ``sort`` its keys in order; where
+    the standard library writes it, with ``ascii`` every other character escaped (a lone
+    surrogate too: text SQLite takes)."""
     if orjson is not None:
         try:
-            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+            option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort else 0)
+            return orjson.dumps(value, option=option).decode()
         except (TypeError, ValueError):
             pass
-    return json.dumps(value, ensure_ascii=ascii, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=ascii, separators=(",", ":"), sort_keys=sort)

@@ -27,6 +27,7 @@ from .. import bots
 from . import labels
 from lifeboat_rules.stages import Window
 
+from .jsontext import dumps
 from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
@@ -289,7 +290,7 @@ class Table:
         cached = self._offers.get(seat)
         if cached is not None and cached[0] == moves and (cached[1] is legal or cached[1] == legal):
             return cached[2]     # (most moves leave most seats' moves as they were)
-        text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{moves}"
+        text = dumps(legal, ascii=True, sort=True) + f"|{moves}"
         fingerprint = hashlib.sha256(text.encode()).hexdigest()[:20]
         self._offers[seat] = (moves, legal, fingerprint)
         return fingerprint
