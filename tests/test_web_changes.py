@@ -5,13 +5,22 @@ What must hold, over whole games with bots, for every seat's page and a spectato
 the diffs a page received gives exactly the state a page opened at that moment is sent whole
 (its feed being every entry the diffs brought, in order); every diff applies to the version the
 page holds; no diff to a seat carries a card another seat holds, nor any hand but its own;
-and a page that asks again (``resync``) gets the whole state.
+and a page that asks again (``resync``) gets the whole state. A server killed (SIGKILL) right
+after answering a move has that move, and every one before it, when started again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 
 import pytest
 
@@ -20,6 +29,7 @@ from web_support import hello, missing_web, receive, require, send
 require(missing_web())
 
 from starlette.testclient import TestClient  # noqa: E402
+from websockets.sync.client import connect as ws_connect  # noqa: E402
 
 from lifeboat_rules.web.app import Server  # noqa: E402
 from lifeboat_rules.web.changes import apply_changes, changes  # noqa: E402
@@ -218,3 +228,82 @@ def test_a_page_that_asks_again_gets_the_whole_state(tmp_path):
             assert again["v"] == page.held["v"] + 1
         finally:
             page.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(db: str, port: int) -> subprocess.Popen:
+    process = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--port", str(port),
+                                "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        assert process.poll() is None, "the server stopped"
+        assert time.monotonic() < deadline, "the server did not start"
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/setup", timeout=2).close()
+            return process
+        time.sleep(0.1)
+
+
+def _post(port: int, body: dict) -> dict:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_every_acknowledged_move_survives_kill_9(tmp_path):
+    """Pages that take changes play through a real server process, which is killed (SIGKILL)
+    right after an answer: a server started again on the file has every move answered."""
+    db, port = str(tmp_path / "t.sqlite3"), _free_port()
+    server = _serve(db, port)
+    rng = random.Random(4)
+    try:
+        created = _post(port, {"ruleset": "classic", "players": 4, "seed": 4, "seats": ["link"] * 4})
+        with ws_connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "hello", "token": created["host"]}))
+            table = json.loads(ws.recv(timeout=30))["table"]
+        pages = {}
+        opened = contextlib.ExitStack()
+        for seat, entry in table["seats"].items():
+            ws = pages[seat] = opened.enter_context(ws_connect(f"ws://127.0.0.1:{port}/ws"))
+            ws.send(json.dumps({"type": "hello", "token": entry["link"], "changes": True}))
+            ws.held = json.loads(ws.recv(timeout=30))
+        acknowledged = 0
+        for number in range(60):
+            seat = next(s for s in pages if s in pages[s].held["waiting"])
+            ws = pages[seat]
+            moves = [c for c in ws.held["choices"] if not c["any_time"]]
+            ws.send(json.dumps({"type": "move", "seat": seat, "offer": ws.held["offer"], "ref": number,
+                                "action": rng.choice(moves)["action"]}))
+            while True:
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "diff":
+                    assert message["base"] == ws.held["v"]
+                    ws.held = apply_changes(ws.held, message)
+                    if ws.held.get("ref") == number:
+                        acknowledged = ws.held["log_size"]
+                        break
+                else:
+                    assert message["type"] == "state", message
+                    ws.held = message
+            for other, page in pages.items():      # every page up to the move
+                while other != seat and page.held["log_size"] < acknowledged:
+                    message = json.loads(page.recv(timeout=30))
+                    page.held = apply_changes(page.held, message) if message["type"] == "diff" else message
+        os.kill(server.pid, signal.SIGKILL)         # right after the last answer
+        server.wait(30)
+        with contextlib.suppress(Exception):
+            opened.close()
+        server = _serve(db, port)
+        with ws_connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "hello", "token": created["host"], "changes": True}))
+            again = json.loads(ws.recv(timeout=30))
+        assert again["log_size"] == acknowledged > 0
+    finally:
+        server.kill()
+        server.wait(30)
