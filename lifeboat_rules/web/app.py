@@ -529,7 +529,12 @@ class Server:
         call(*args)
         if ref is not None:
             conn.ref = ref          # (here, so that no state made before the move carries it)
-        return (*self._states(pages), self.hall.bot_pending(conn.pass_.game_id))
+        made, later = self._states(pages)
+        try:
+            bots = self.hall.bot_pending(conn.pass_.game_id)
+        except Refusal:         # the game is gone (swept): no bot to wake
+            bots = False
+        return made, later, bots
 
     def _states(self, pages: list) -> tuple:
         made, later = [], []
@@ -612,8 +617,7 @@ class Server:
                         conn.text = text = made
                     else:
                         break
-                    async with _timeout(self.limits.send_timeout):
-                        await conn.socket.send_text(text)
+                    await _send(conn.socket, text, self.limits.send_timeout)
                     if text is conn.text:
                         conn.text = None
         except asyncio.TimeoutError:
@@ -760,24 +764,14 @@ class Server:
             await asyncio.sleep(self.limits.sweep_every)
 
 
-if hasattr(asyncio, "timeout"):          # Python 3.11 on: no task of its own per send
-    _timeout = asyncio.timeout
-else:                                    # pragma: no cover
-    @contextlib.asynccontextmanager
-    async def _timeout(seconds: float):
-        """What ``asyncio.timeout`` does, for Python 3.10: the block is cancelled after
-        ``seconds``, and ``asyncio.TimeoutError`` raised."""
-        task = asyncio.current_task()
-        fired = []
-        handle = asyncio.get_running_loop().call_later(seconds, lambda: (fired.append(1), task.cancel()))
-        try:
-            yield
-        except asyncio.CancelledError:
-            if not fired:
-                raise
-            raise asyncio.TimeoutError from None
-        finally:
-            handle.cancel()
+async def _send(socket: WebSocket, text: str, seconds: float) -> None:
+    """``text`` sent, or ``asyncio.TimeoutError`` after ``seconds`` (from Python 3.11 without a
+    task of its own for each message)."""
+    if hasattr(asyncio, "timeout"):
+        async with asyncio.timeout(seconds):
+            await socket.send_text(text)
+    else:                                # pragma: no cover
+        await asyncio.wait_for(socket.send_text(text), seconds)
 
 
 _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "malformed": 5,
