@@ -73,8 +73,9 @@ async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
                 break
             if message["type"] == "diff":
                 if held is None or held["v"] != message["base"]:
+                    if held is not None:      # once: the whole state comes next
+                        await ws.send(json.dumps({"type": "resync"}))
                     held = None
-                    await ws.send(json.dumps({"type": "resync"}))
                     continue
                 message = held = apply_changes(held, message)
             elif message["type"] == "state":

@@ -52,7 +52,11 @@
       else if (message.type === "state") { held = message; retries = 0; render(Object.assign({}, held)); setOnline(true); }
       else if (message.type === "diff") {
         // the state as changes to the one this page holds; one it does not hold: ask again
-        if (!held || held.v !== message.base) { held = null; send({type: "resync"}); return; }
+        if (!held || held.v !== message.base) {
+          if (held) send({type: "resync"});       // once: the whole state comes next
+          held = null;
+          return;
+        }
         held = applyChanges(held, message);
         render(Object.assign({}, held));
       }
