@@ -4,13 +4,15 @@
 
 Starts ``lifeboat-rules serve`` on 127.0.0.1 (a free port, a temporary SQLite file), creates N
 games of 4 seats each played through links, and connects one WebSocket client per seat (4N in
-all) that answers every decision of its seat at once with a random choice. The run is bounded
+all) that, as the table page does, takes its states as changes (docs/web.md: a whole state, then
+diffs it applies) and answers every decision of its seat at once with a random choice. The run is bounded
 in time (S seconds) and moves (M); games that end are not replaced. It prints the moves per
 second the server applied, the time from a move to its answer (median, 95th percentile), the
 refusals by reason, the server's CPU time per move (user + system, from /proc) and, measured in
 the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
 the same ruleset) with the ratio of the two, and the moves per second of the library alone
-doing a move, a view, ``to_dict``, JSON and a SQLite commit. Only loopback traffic; the server
+doing a move, a view, ``to_dict``, JSON and a SQLite commit, and the machine's load average
+(the clients and any other work share it with the server). Only loopback traffic; the server
 is stopped at the end.
 """
 
@@ -33,6 +35,7 @@ import urllib.request
 import websockets
 
 import lifeboat_rules as lr
+from lifeboat_rules.web.changes import apply_changes
 
 
 def free_port() -> int:
@@ -58,14 +61,25 @@ async def seat_links(ws_url: str, host: str) -> dict:
 async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
     """One seat's client: answer each decision at once, until the bounds or the game's end."""
     async with websockets.connect(ws_url, max_size=2 ** 24) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        # as the page does: states as changes to the one held (docs/web.md)
+        await ws.send(json.dumps({"type": "hello", "token": token, "changes": True}))
         sent_at = None          # a move is on its way: wait for its answer (its ``ref``)
         number = 0
+        held = None
         while time.monotonic() < deadline and stats["moves"] < max_moves:
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 break
+            if message["type"] == "diff":
+                if held is None or held["v"] != message["base"]:
+                    if held is not None:      # once: the whole state comes next
+                        await ws.send(json.dumps({"type": "resync"}))
+                    held = None
+                    continue
+                message = held = apply_changes(held, message)
+            elif message["type"] == "state":
+                held = message
             if sent_at is not None and message.get("ref") == number:
                 stats["latency"].append(time.monotonic() - sent_at)
                 sent_at = None
@@ -162,6 +176,7 @@ async def run(args) -> None:
                                                  "seats": ["link"] * 4})
             links.append(await seat_links(ws_url, created["host"]))
         stats = {"moves": 0, "latency": [], "refused": {}}
+        load_before = os.getloadavg()[0]
         cpu_before = cpu_seconds(server.pid)
         began = time.monotonic()
         deadline = began + args.seconds
@@ -178,6 +193,7 @@ async def run(args) -> None:
     latency = sorted(stats["latency"]) or [0.0]
     reference = library_reference(min(max(stats["moves"], 200), 3000), os.path.join(folder, "ref.sqlite3"))
     apply_cpu = apply_reference(min(max(stats["moves"], 2000), 20_000))
+    print(f"load average (1 minute) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
     print(f"{args.games} simultaneous games, {4 * args.games} WebSocket clients, {elapsed:.1f} s: "
           f"{stats['moves']} moves, {rate:.0f} moves/s through the server")
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "

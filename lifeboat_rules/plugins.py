@@ -482,6 +482,7 @@ class Rules:
     water_hook: Callable[..., Any] | None = attrs.field(init=False)
     strength_hook: Callable[..., Any] | None = attrs.field(init=False)
     score_hook: Callable[..., Any] | None = attrs.field(init=False)
+    provision_texts: dict = attrs.field(init=False)
 
     def __attrs_post_init__(self):
         self.trusted = frozenset(name for plugin, name in self.names.items()
@@ -534,6 +535,15 @@ class Rules:
         self.water_hook = self._implemented("lifeboat_water_given")
         self.strength_hook = self._implemented("lifeboat_strength", base_answers=True)
         self.score_hook = self._implemented("lifeboat_score", base_answers=True)
+        # {kind: {lang: text}} of the provisions whose content says what they do (a house
+        # rule's card); views show it beside each such card (the content is fixed)
+        self.provision_texts = {}
+        for kind, entry in self.content.raw.get("provisions", {}).items():
+            said = entry.get("text") if isinstance(entry, dict) else None
+            if isinstance(said, str):
+                said = {"en": said}
+            if isinstance(said, dict) and said:
+                self.provision_texts[kind] = dict(said)
 
     def kinds_with(self, attribute: str) -> frozenset:
         """The provision kinds whose ``ProvisionInfo.<attribute>`` is set (``quenches``,

@@ -95,15 +95,9 @@ def view(game: "Game", viewer: str | None) -> "View":
 
 
 def _provision_texts(game: "Game") -> dict:
-    """``{kind: {lang: str}}`` for the provisions whose content gives a ``text``."""
-    found = {}
-    for kind, entry in game.ruleset.content.raw.get("provisions", {}).items():
-        said = entry.get("text") if isinstance(entry, dict) else None
-        if isinstance(said, str):
-            said = {"en": said}
-        if isinstance(said, dict) and said:
-            found[kind] = dict(said)
-    return found
+    """``{kind: {lang: str}}`` for the provisions whose content gives a ``text`` (worked out
+    once per ruleset: ``Rules.provision_texts``)."""
+    return game.rules.provision_texts
 
 
 def _add_texts(out: dict, texts: dict) -> None:

@@ -31,6 +31,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
 from . import labels
+from .changes import changes
+from .jsontext import dumps as to_text
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
 
@@ -123,7 +125,8 @@ class Connection:
     state is made only once that one has left, so a page that reads slowly gets fewer)."""
 
     __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
-                 "wants", "full", "making", "ref", "wake", "sender", "closed")
+                 "wants", "full", "making", "ref", "wake", "sender", "closed", "changes", "version",
+                 "last")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
@@ -142,6 +145,9 @@ class Connection:
         self.wake = asyncio.Event()
         self.sender: asyncio.Task | None = None
         self.closed = False
+        self.changes = False              # it asked for states as changes (a diff of the last)
+        self.version = 0                  # the ``v`` of the last state made for it
+        self.last: dict | None = None     # that state, which a diff applies to
 
     def too_fast(self) -> bool:
         return not self.bucket.take()
@@ -367,6 +373,7 @@ class Server:
                               limits.rate, limits.burst)
             if message.get("seat") in pass_.seats:
                 conn.seat = message["seat"]
+            conn.changes = message.get("changes") is True
             room.pages.add(conn)
             self.hall.in_use[room.game_id] += 1
             conn.sender = asyncio.create_task(self._sender(room, conn))
@@ -434,7 +441,6 @@ class Server:
             if kind == "move":
                 await self._change(room, conn, ref, self.hall.move, conn.pass_, message.get("seat"),
                                    message.get("action"), message.get("offer"))
-                self._wake_bots(room)
             elif kind == "look":
                 pass_ = self.hall.enter(conn.pass_.token)
                 seat = message.get("seat")
@@ -445,10 +451,11 @@ class Server:
             elif kind == "lang":
                 conn.lang = labels.lang_of(message.get("lang"))
                 self._want(conn, full=True)
+            elif kind == "resync":          # a page that missed a version: the whole state
+                self._want(conn, full=True)
             elif kind == "manage":
                 await self._change(room, conn, ref, self._manage, conn, message.get("op"),
                                    message.get("seat"), message.get("bot"))
-                self._wake_bots(room)
             elif kind == "say":
                 await self._change(room, conn, ref, self.hall.say, conn.pass_, conn.seat, message.get("text"))
             elif kind == "autopass":
@@ -470,7 +477,9 @@ class Server:
             if ref is not None:
                 answer["ref"] = ref
             self._queue(room, conn, answer)
-            if refusal.code in ("stale", "illegal", "over", "not_saved"):
+            if refusal.code == "stale":        # the newer state: what changed since the last
+                self._want(conn)
+            elif refusal.code in ("illegal", "over", "not_saved"):
                 self._want(conn, full=True)
         except Exception:     # a fault of ours: say so, keep the connection and the game
             log.exception("while handling a %s message", kind)
@@ -497,12 +506,15 @@ class Server:
 
     async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
         """``call(*args)`` on a table thread under the game's lock, then every page's state;
-        the page ``conn`` gets ``ref`` back with its state."""
+        the page ``conn`` gets ``ref`` back with its state. The bots play next if one must
+        decide (asked on that thread: a game without a bot to move costs no more threads)."""
         pages = list(room.pages)
         async with room.lock:
-            made, later = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
+            made, later, bots = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
         self._deliver(room, made, later)
         self._schedule(room)
+        if bots:
+            self._wake_bots(room)
 
     async def _push(self, room: Room) -> None:
         """Every page of the game gets its new state (after the bots moved)."""
@@ -517,7 +529,12 @@ class Server:
         call(*args)
         if ref is not None:
             conn.ref = ref          # (here, so that no state made before the move carries it)
-        return self._states(pages)
+        made, later = self._states(pages)
+        try:
+            bots = self.hall.bot_pending(conn.pass_.game_id)
+        except Refusal:         # the game is gone (swept): no bot to wake
+            bots = False
+        return made, later, bots
 
     def _states(self, pages: list) -> tuple:
         made, later = [], []
@@ -566,7 +583,13 @@ class Server:
             state["ref"], conn.ref = conn.ref, None
         conn.since = state["log_size"]
         conn.chat_since = state["chat_size"]
-        return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        conn.version += 1
+        state["v"] = conn.version
+        last, conn.last = conn.last, (state if conn.changes else None)
+        if last is not None and since != 0:
+            # the page holds ``last``: it gets what changed (its ``v`` among them)
+            state = {"type": "diff", "base": last["v"], **changes(last, state)}
+        return to_text(state)
 
     async def _sender(self, room: Room, conn: Connection) -> None:
         """Sends ``conn``'s messages, then its state, one at a time; a message that does not
@@ -594,7 +617,7 @@ class Server:
                         conn.text = text = made
                     else:
                         break
-                    await asyncio.wait_for(conn.socket.send_text(text), self.limits.send_timeout)
+                    await _send(conn.socket, text, self.limits.send_timeout)
                     if text is conn.text:
                         conn.text = None
         except asyncio.TimeoutError:
@@ -613,7 +636,7 @@ class Server:
         if len(conn.outbox) >= self.limits.queue:
             asyncio.ensure_future(self._cut(room, conn, Refusal("too_slow"), send=False))
             return
-        conn.outbox.append(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        conn.outbox.append(to_text(message))
         conn.wake.set()
 
     async def _cut(self, room: Room, conn: Connection, refusal: Refusal, send: bool = True) -> None:
@@ -739,6 +762,16 @@ class Server:
             except Exception:
                 log.exception("while dropping expired games")
             await asyncio.sleep(self.limits.sweep_every)
+
+
+async def _send(socket: WebSocket, text: str, seconds: float) -> None:
+    """``text`` sent, or ``asyncio.TimeoutError`` after ``seconds`` (from Python 3.11 without a
+    task of its own for each message)."""
+    if hasattr(asyncio, "timeout"):
+        async with asyncio.timeout(seconds):
+            await socket.send_text(text)
+    else:                                # pragma: no cover
+        await asyncio.wait_for(socket.send_text(text), seconds)
 
 
 _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "malformed": 5,

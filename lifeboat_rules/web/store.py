@@ -22,6 +22,8 @@ import sqlite3
 import threading
 import time
 
+from .jsontext import dumps
+
 try:                      # the lock on the file (POSIX); elsewhere only the writes' keys guard
     import fcntl
 except ImportError:       # pragma: no cover
@@ -112,7 +114,7 @@ def digest(token: str) -> str:
 
 
 def _dumps(data) -> str:
-    return json.dumps(data, separators=(",", ":"))
+    return dumps(data, ascii=True)
 
 
 class Store:
@@ -330,17 +332,24 @@ class Store:
 
     # ------------------------------------------------------------------ helpers
 
-    def _transaction(self):
-        db = self._db
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self._db)
 
-        class _Tx:
-            def __enter__(self):
-                db.execute("BEGIN IMMEDIATE")
 
-            def __exit__(self, kind, exc, tb):
-                db.execute("COMMIT" if kind is None else "ROLLBACK")
-                return False
-        return _Tx()
+class _Transaction:
+    """``with``: one write transaction (committed, or rolled back on an exception)."""
+
+    __slots__ = ("db",)
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, exc, tb):
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False
 
 
 def _own(path: str):

@@ -27,6 +27,7 @@ from .. import bots
 from . import labels
 from lifeboat_rules.stages import Window
 
+from .jsontext import dumps
 from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
@@ -101,6 +102,10 @@ class Table:
         self._rounds_upto = 0
         self._labels: dict = {}            # (seat, lang) -> {action: its button's words}
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
+        self._legal: dict = {}             # seat -> (log length, its legal moves then)
+        self._views: dict = {}             # viewer -> (log length, its view then)
+        self._decisions: dict = {}         # (seat, lang) -> (log length, its decision in words)
+        self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
         self.unsnapped = 0                 # actions saved since the file's snapshot
 
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
@@ -108,21 +113,22 @@ class Table:
         wording (two listings of one move that read the same are one button to a person).
         Worded again only when the moves (or, in a fight, its sides) change, and then only
         the moves not worded before: outside a fight an action's words depend on the action
-        and on the cards its actor sees (whose kinds never change), except a pass, which says
-        what is passed (the decision)."""
+        and on the cards its actor sees, by kind and place (a card's id changes as it goes
+        into a hand; its kind never does), except a pass, which says what is passed (the
+        decision)."""
         game = self.game
-        legal = game.legal_actions(seat)
+        legal = self.legal(seat)
         view = game.view(seat) if view is None else view      # the seat's own view
         stage = view.get("stage") if (view.get("stage") or {}).get("kind") == "fight" else None
-        key = (legal, json.dumps(stage, sort_keys=True) if stage else None)
         cached = self._choices.get((seat, lang))
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage:
+            return cached[2]
         deciding = next((d.kind for d in game.pending if d.by == seat), None)
         known = self._labels.setdefault((seat, lang), {})
         if len(known) > 4096:
             known.clear()
         names = self.names(lang)
+        places = _places(view)
         buttons, seen = [], set()
         for action in legal:
             label, after = None, None
@@ -130,9 +136,9 @@ class Table:
                 after = self._strength_after(action)
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
-                words_key = json.dumps(action, sort_keys=True, separators=(",", ":"))
+                words_key = _key(action, places)
                 if action["type"] == "pass":
-                    words_key += f"|{deciding}"
+                    words_key = (words_key, deciding)
                 label = known.get(words_key)
                 if label is None:
                     label = known[words_key] = labels.describe(action, game, lang, seat)
@@ -144,8 +150,36 @@ class Table:
             if stage is not None and action["type"] == "play" and after not in (None, stage.get("strength")):
                 any_time = False      # a participant's weapon answers the fight (R-FIGHT-2)
             buttons.append({"label": label, "action": action, "any_time": any_time})
-        self._choices[(seat, lang)] = (key, buttons)
+        self._choices[(seat, lang)] = (legal, stage, buttons)
         return buttons
+
+    def decision_text(self, decision, lang: str) -> str:
+        """``decision`` (one of the game's pending decisions) in words for its seat, worded
+        once per position."""
+        size = len(self.game.log)
+        key = (decision.by, lang)
+        cached = self._decisions.get(key)
+        if cached is None or cached[0] != size:
+            cached = self._decisions[key] = (size, labels.describe(decision, self.game, lang, decision.by))
+        return cached[1]
+
+    def view(self, viewer):
+        """``game.view(viewer)``, made once per position however many pages show it (a
+        spectator link open on many screens, a seat open twice). Shared: read only."""
+        size = len(self.game.log)
+        cached = self._views.get(viewer)
+        if cached is None or cached[0] != size:
+            cached = self._views[viewer] = (size, self.game.view(viewer))
+        return cached[1]
+
+    def legal(self, seat: str) -> list:
+        """``game.legal_actions(seat)``, listed once per position (the log grows with every
+        action applied)."""
+        size = len(self.game.log)
+        cached = self._legal.get(seat)
+        if cached is None or cached[0] != size:
+            cached = self._legal[seat] = (size, self.game.legal_actions(seat))
+        return cached[1]
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
@@ -153,12 +187,21 @@ class Table:
         Only for join and play."""
         if action["type"] not in ("join", "play"):
             return None
-        copy = self.game.clone()
-        events = copy.apply(action)
-        stage = copy.view(None).get("stage") or {}
-        if stage.get("kind") == "fight":
-            return stage.get("strength")
-        return next((e.get("strength") for e in events if e.get("type") == "fight"), None)
+        size = len(self.game.log)
+        if self._after[0] != size:
+            self._after = (size, {})
+        known = self._after[1]           # once per position, however many pages ask
+        key = _key(action)
+        if key not in known:
+            copy = self.game.clone()
+            events = copy.apply(action)
+            top = copy.top         # the innermost stage, as the view shows it (public)
+            stage = (top.public(copy) if top is not None else None) or {}
+            if stage.get("kind") == "fight":
+                known[key] = stage.get("strength")
+            else:
+                known[key] = next((e.get("strength") for e in events if e.get("type") == "fight"), None)
+        return known[key]
 
     def weapons(self) -> dict:
         """{provision kind: fight bonus} of the game's content (R-FIGHT-3)."""
@@ -243,11 +286,11 @@ class Table:
         """A fingerprint of what ``seat`` may do now and of how many moves it has made: a move
         sent against another fingerprint (an old page, a replayed message) is refused."""
         moves = self.seats[seat]["moves"]
-        legal = self.game.legal_actions(seat)
+        legal = self.legal(seat)
         cached = self._offers.get(seat)
         if cached is not None and cached[0] == moves and (cached[1] is legal or cached[1] == legal):
             return cached[2]     # (most moves leave most seats' moves as they were)
-        text = json.dumps(legal, sort_keys=True, separators=(",", ":")) + f"|{moves}"
+        text = dumps(legal, ascii=True, sort=True) + f"|{moves}"
         fingerprint = hashlib.sha256(text.encode()).hexdigest()[:20]
         self._offers[seat] = (moves, legal, fingerprint)
         return fingerprint
@@ -272,6 +315,8 @@ class Hall:
         self._tokens: dict = {}            # token -> what store.token said (a cache)
         self.in_use: collections.Counter = collections.Counter()   # game id -> open pages
         self.rulesets = self._builtin_rulesets()
+        for lang in labels.LANGS:      # the words, read now rather than at the first move
+            lr_words.catalog(lang)
         self.clock = clock                         # turn timers and "pass for me" run on it
         self.rng = rng if rng is not None else random.SystemRandom()
         self.autopass_delay = autopass_delay
@@ -682,7 +727,7 @@ class Hall:
         table = self.table(pass_.game_id)
         game = table.game
         viewer = seat if seat in pass_.seats else None
-        view = game.view(viewer)
+        view = table.view(viewer)
         names = table.names(lang)
         feed = table.feed(viewer, lang, since)
         stage = view.get("stage")
@@ -711,7 +756,7 @@ class Hall:
             if mine and (stage or {}).get("kind") == "fight" and str(mine[0].kind) == "fight":
                 out["decision_text"] = labels.fight_decision(stage, viewer, lang)
             elif mine:
-                out["decision_text"] = labels.describe(mine[0], game, lang, viewer)
+                out["decision_text"] = table.decision_text(mine[0], lang)
             out["choices"] = table.choices(viewer, lang, view)
         if game.over:
             out["reveal"] = labels.reveal(view, names, lang)
@@ -744,6 +789,35 @@ class Hall:
                       for s, e in table.seats.items()},
             "spectator": links["spectator"], "host": links["host"], "bots": bots.bot_names(),
         }
+
+
+def _key(action: dict, places: dict | None = None):
+    """An action as a key: its fields, in the order the engine lists them (the same for every
+    move of a type), each card named in ``places`` ({id: (kind, place)}) by its kind and
+    place, a list as a tuple; as JSON when a field holds anything else."""
+    places = places or {}
+    key = tuple((k, tuple(places.get(x, x) for x in v) if type(v) is list else places.get(v, v))
+                for k, v in action.items())
+    try:
+        hash(key)
+    except TypeError:
+        return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    return key
+
+
+def _places(view: dict) -> dict:
+    """{card id: (kind, place)} of the cards a view shows: hands, face-up cards and the cards
+    a decision shows."""
+    out = {}
+    for who, entry in view["characters"].items():
+        for card in entry.get("hand", ()):
+            out[card["id"]] = ("card", card["kind"], "hand", who)
+        for card in entry["front"]:
+            out[card["id"]] = ("card", card["kind"], "front", who)
+    for card in (view.get("decision") or {}).get("cards", ()):
+        if "kind" in card and "id" in card:
+            out[card["id"]] = ("card", card["kind"], "shown")
+    return out
 
 
 def nothing_to_play(game, seat: str) -> bool:

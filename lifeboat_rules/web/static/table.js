@@ -7,6 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const FATAL = new Set([4001, 4002, 4004, 4005]);
   let ui = null, state = null, socket = null, fatal = false, retries = 0;
+  let held = null;                  // the last state as the server sent it (diffs apply to it)
   let lang = localStorage.getItem("lifeboat.lang");
   let revealed = null;              // hot-seat: the seat uncovered on this device
   const seatKey = "lifeboat.seat." + token;
@@ -38,7 +39,8 @@
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(scheme + "//" + location.host + "/ws");
     socket.onopen = () => {
-      const hello = {type: "hello", token: token};
+      const hello = {type: "hello", token: token, changes: true};
+      held = null;
       if (lang) hello.lang = lang;
       const seat = sessionStorage.getItem(seatKey);
       if (seat) hello.seat = seat;
@@ -47,7 +49,17 @@
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "refused") showRefusal(message.message);
-      else if (message.type === "state") { retries = 0; render(message); setOnline(true); }
+      else if (message.type === "state") { held = message; retries = 0; render(Object.assign({}, held)); setOnline(true); }
+      else if (message.type === "diff") {
+        // the state as changes to the one this page holds; one it does not hold: ask again
+        if (!held || held.v !== message.base) {
+          if (held) send({type: "resync"});       // once: the whole state comes next
+          held = null;
+          return;
+        }
+        held = applyChanges(held, message);
+        render(Object.assign({}, held));
+      }
     };
     socket.onclose = (event) => {
       socket = null;
@@ -63,6 +75,15 @@
       $("connection").textContent = ui ? word("reconnecting") : "…";
       setTimeout(connect, Math.min(250 * 2 ** retries, 4000));
     };
+  }
+
+  // A diff: keys dropped and values set, each at a path of keys into the state.
+  function applyChanges(old, diff) {
+    const out = structuredClone(old);
+    const at = (path) => { let node = out; for (const key of path.slice(0, -1)) node = node[key]; return node; };
+    for (const path of diff.del) delete at(path)[path[path.length - 1]];
+    for (const [path, value] of diff.set) at(path)[path[path.length - 1]] = value;
+    return out;
   }
 
   function send(message) {

@@ -1,0 +1,28 @@
+"""JSON text as the web table writes it: compact, UTF-8 as it is (not escaped).
+
+The web extra brings orjson, which writes the states, diffs and saved games some thirty times
+faster than the standard library; the standard library writes what orjson does not take (a
+lone surrogate) or where orjson is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None
+
+
+def dumps(value, ascii: bool = False, sort: bool = False) -> str:
+    """``value`` (JSON-safe data) as compact JSON text, with ``sort`` its keys in order; where
+    the standard library writes it, with ``ascii`` every other character escaped (a lone
+    surrogate too: text SQLite takes)."""
+    if orjson is not None:
+        try:
+            option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort else 0)
+            return orjson.dumps(value, option=option).decode()
+        except (TypeError, ValueError):
+            pass
+    return json.dumps(value, ensure_ascii=ascii, separators=(",", ":"), sort_keys=sort)
