@@ -123,7 +123,18 @@ def test_with_code_from_outside_the_tensors_are_the_ones_made_from_scratch(monke
         sys.modules.pop("lifeboat_storm", None)
 
 
+def seed_with(ruleset: str, players: int, seed: int, event: str) -> int:
+    """The first seed from ``seed`` on whose random game has ``event`` and over 60 moves (which
+    random game shows what changes with the moves the engine lists)."""
+    for tried in range(seed, seed + 60):
+        _, state, moves = play(ruleset, players, tried, lambda state, move: None)
+        if moves > 60 and any(e["type"] == event for e in state.game.log):
+            return tried
+    raise AssertionError(f"no game of {ruleset} from seed {seed} on has a {event!r} event")
+
+
 def whole_game_checked(ruleset: str, players: int, seed: int, event: str):
+    seed = seed_with(ruleset, players, seed, event)
     written = []
 
     def check(state, move):
