@@ -177,7 +177,7 @@ def _check_offer_allowed(prior: Game, action: dict, events: list) -> None:
     one R-TRADE-1 allows, worked out from the state before it: the action phase with no fight
     under way (R-FIGHT-2), an awake offerer on board, another awake character on board to
     offer to, at least one card, the cards given held by the offerer (an id, or a kind of
-    which it holds one more); and it is recorded as it was made."""
+    which it holds one more); and it is recorded as it was made, the cards given by kind."""
     state = prior.state
     assert action["type"] == "offer", f"no rule here for the open type {action['type']!r}"
     assert state.phase == "action", f"an offer in the {state.phase} phase (R-TRADE-1)"
@@ -189,13 +189,16 @@ def _check_offer_allowed(prior: Game, action: dict, events: list) -> None:
     assert len(give) + len(take) > 0, "an offer of nothing"
     held = list(chars[by].hand)
     kinds = state.table.kinds
+    shown = []
     for ref in give:
         card = ref if ref in held else next((c for c in held if kinds[c] == ref), None)
         assert card is not None, f"{by} offers {ref}, which it does not hold"
         held.remove(card)
+        shown.append(kinds[card])
+    # the offer shows the kinds of what it gives, not their ids (R-TRADE-1, docs/api.md)
     made = [e for e in events if e["type"] == "offer"]
     assert len(made) == 1 and (made[0]["from"], made[0]["to"], made[0]["give"], made[0]["take"]) \
-        == (by, to, give, take), f"{action} recorded as {made}"
+        == (by, to, shown, take), f"{action} recorded as {made}"
 
 
 @pytest.mark.slow
