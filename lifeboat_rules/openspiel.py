@@ -284,6 +284,21 @@ class Tensors:
         self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest,
         #                             its record (``Recall``) as last looked at]
         self.written = 0
+        self.copies = None          # this step's rows, copied once for the tensors handed out
+        self.given: list = []       # per player: its row of ``copies`` handed out already
+
+    def hand_out(self, player: int):
+        """``player``'s row as an array of its own: all the rows are copied once a step, and
+        each player's row of that copy handed out once (nobody else holds or writes it; a
+        tensor asked again in the same step is a copy of its own)."""
+        copies = self.copies
+        if copies is None:
+            copies = self.copies = list(self.rows.copy())
+            self.given = [False] * len(copies)
+        elif self.given[player]:
+            return self.views[player].copy()
+        self.given[player] = True
+        return copies[player]
 
     def __deepcopy__(self, memo):
         return Tensors()
@@ -320,6 +335,7 @@ class Tensors:
         self.read = len(game.log)
         self._own(state, encoder, game, table, deciding, arrays, named)
         self.step = recall.count
+        self.copies = None
 
     def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes):
         """Write the public parts; the characters named by the events since the last time
@@ -670,14 +686,13 @@ class LifeboatState(pyspiel.State):
         writes)."""
         tensors = self.tensors
         if type(player) is int and tensors.step >= 0 and tensors.step == self.recall.count:
-            views = tensors.views       # this step's
-            if 0 <= player < len(views):
-                return views[player].copy()
+            if 0 <= player < len(tensors.views):     # this step's
+                return tensors.hand_out(player)
         player = self._player(player)
         if self.dealt is None:
             encoder = self.shared.encoder
             return np.zeros(encoder.size + encoder.knowledge_size + RECALL_WORDS, np.float32)
-        return self._tensors().views[player].copy()
+        return self._tensors().hand_out(player)
 
     def _tensors(self) -> Tensors:
         tensors = self.tensors
