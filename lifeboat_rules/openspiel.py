@@ -275,6 +275,7 @@ class Tensors:
         self.views: list = []       # each row
         self.roster: tuple = ()     # the characters in play, as written
         self.members: list = []     # (character, where its block starts)
+        self.where: dict = {}       # the same, as a dict
         self.blocks: dict = {}      # character: what its block's parts were written from
         self.pending: set = set()   # who was pending, as written
         self.read = 0               # the log's length when last written
@@ -323,6 +324,7 @@ class Tensors:
             start, block = encoder.part["characters"], encoder.block
             self.members = [(who, start + encoder.char_index[who] * block)
                             for who in self.roster if who in encoder.char_index]
+            self.where = dict(self.members)
             self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
             self.mine = [[UNWRITTEN] * 6 for _ in state.seats]
         arrays = shared.arrays
@@ -354,34 +356,41 @@ class Tensors:
             # the package's own rules change a character only through effects that log an
             # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
             # those named since the last time are looked at (with code from outside, all)
-            log, named = game.log, set()
-            for i in range(self.read, len(log)):
-                event = log[i]
+            named = set()
+            name = named.add
+            for event in game.log[self.read:]:
                 kind = event["type"]
                 if kind == "move":
-                    for zone in (event.get("from"), event.get("to")):
-                        if type(zone) is str and ":" in zone:
-                            named.add(zone.partition(":")[2])
+                    zone = event.get("from")
+                    if type(zone) is str and ":" in zone:
+                        name(zone.partition(":")[2])
+                    zone = event.get("to")
+                    if type(zone) is str and ":" in zone:
+                        name(zone.partition(":")[2])
                 elif kind in NAMING:
-                    named.add(event.get("character"))
+                    name(event.get("character"))
                 elif kind in ("seats", "setup"):
                     named = None
                     break
             if named is not None:
-                members = [m for m in members if m[0] in named]
+                where = self.where
+                members = [(who, where[who]) for who in named if who in where]
                 # who is pending changed for others too
-                for who in pending ^ self.pending:
-                    last = blocks.get(who, UNWRITTEN)
-                    if who in named or last is UNWRITTEN:
-                        continue
-                    flags = last[0] = last[0][:-1] + (who in pending,)
-                    values = arrays.get(flags)
-                    if values is None:
-                        values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
-                    base = part["characters"] + encoder.char_index[who] * encoder.block
-                    rows[:, base:base + CHARACTER_FLAGS] = values
-                    written += 1
-        self.pending = set(pending)
+                if pending != self.pending:
+                    for who in pending ^ self.pending:
+                        last = blocks.get(who, UNWRITTEN)
+                        if who in named or last is UNWRITTEN:
+                            continue
+                        flags = last[0] = last[0][:-1] + (who in pending,)
+                        values = arrays.get(flags)
+                        if values is None:
+                            values = arrays[flags] = np.array(encoder.flags(*flags),
+                                                              np.float32)
+                        base = where[who]
+                        rows[:, base:base + CHARACTER_FLAGS] = values
+                        written += 1
+        if pending != self.pending:
+            self.pending = set(pending)
         for who, base in members:
             ch = characters[who]
             # a block in three parts, each written when what it shows changed: the flags
