@@ -535,14 +535,14 @@ class Tensors:
         self.written += written
 
 
-WORDS = (np.arange(65536, dtype=np.float32) / 65536).tolist()   # k / 65536, exact in float32
 UNPACK = struct.Struct(f">{DIGEST_WORDS}H").unpack
 
 
 def digest_numbers(digest: bytes) -> list:
     """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (the
-    numbers of ``Recall.numbers``)."""
-    return [WORDS[word] for word in UNPACK(digest)]
+    numbers of ``Recall.numbers``; exact in float32, and worked out: cheaper than looking
+    them up in a table of 65536)."""
+    return [word / 65536 for word in UNPACK(digest)]
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -690,12 +690,16 @@ class LifeboatState(pyspiel.State):
         return self._tensors().views[player][:size].copy()
 
     def information_state_tensor(self, player=None):
-        """The player's information-state vector, a new float32 numpy array (``Tensors``:
-        kept up to date step by step, so asking every player's after every step costs a few
-        writes)."""
+        """The player's information-state vector, a float32 numpy array of its own (a row of
+        this step's copy of every player's, ``Tensors.hand_out``: kept up to date step by
+        step, so asking every player's after every step costs a few writes and one copy)."""
         tensors = self.tensors
         if type(player) is int and tensors.step >= 0 and tensors.step == self.recall.count:
             if 0 <= player < len(tensors.views):     # this step's
+                given = tensors.given
+                if tensors.copies is not None and not given[player]:    # hand_out, inline
+                    given[player] = True
+                    return tensors.copies[player]
                 return tensors.hand_out(player)
         player = self._player(player)
         if self.dealt is None:
