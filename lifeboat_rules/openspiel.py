@@ -466,12 +466,17 @@ class Tensors:
         private, characters, chars = recall.private, table.characters, encoder.char_index
         written = 0
         everyone = self.mine
+        shown = recall.chain[2] if recall.chain is not None else None   # ``Recall.shown``
         for player, character in enumerate(state.seats):
             mine = everyone[player]
             record = private[character]
-            if named is not None and mine[2] is None and record is mine[5] and \
-                    character not in named and character not in deciding:
-                continue    # not named, not deciding now or before, its record as it was
+            # its decision: its kind and what it is shown (``Recall.shown``) say it all
+            kind = deciding.get(character)
+            key = None if kind is None or top is None else \
+                ("decision", kind, None if shown is None else shown.get(character))
+            if named is not None and record is mine[5] and character not in named and \
+                    mine[2] == key:
+                continue    # not named, its decision and its record as they were
             mine[5] = record
             me = characters[character]
             row = views[player]
@@ -488,10 +493,6 @@ class Tensors:
                     values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
                 row[part["hand"]:part["hand"] + K] = values
                 written += 1
-            # its decision: its kind and what it is shown (``Recall.shown``) say it all
-            kind = deciding.get(character)
-            key = None if kind is None or top is None else \
-                ("decision", kind, recall.shown(character))
             if mine[2] != key:
                 mine[2] = key
                 base = part["decision"]
