@@ -534,8 +534,8 @@ def _digest(previous: bytes, piece) -> bytes:
     return hashlib.blake2b(previous + piece, digest_size=DIGEST_BYTES).digest()
 
 
-def _serial(value) -> bytes:
-    """A step's piece as bytes: ``marshal`` at version 2, which writes a value's types and
+def serial(value) -> bytes:
+    """A value as bytes (a step's piece, a stage's public part as a key): ``marshal`` at version 2, which writes a value's types and
     contents only (no references, so equal values give equal bytes) and can be read back (so
     different values give different bytes), several times faster than ``repr``. A value it
     cannot write (a plugin's object in an event): its ``repr``, marked as such."""
@@ -546,7 +546,7 @@ def _serial(value) -> bytes:
 
 
 def piece_value(piece):
-    """A piece of a record as a value: a step's piece read back (``_serial``), the opening
+    """A piece of a record as a value: a step's piece read back (``serial``), the opening
     pieces as they are (JSON text)."""
     if type(piece) is bytes:
         return piece[5:].decode() if piece.startswith(b"repr:") else marshal.loads(piece)
@@ -718,7 +718,7 @@ class Recall:
                         extras.setdefault(viewer, []).append((index - start, seen))
                 if event["type"] == "move":
                     self._learn(event, plan)
-            piece = _serial((texts, pending))
+            piece = serial((texts, pending))
             digest = _digest(digest, piece)
             pieces = (piece, pieces)
             if shown is not None:
@@ -727,7 +727,7 @@ class Recall:
                         extras.setdefault(viewer, [])
             for viewer, seen in extras.items():
                 record = private[viewer]
-                mine = _serial((number, seen, None if shown is None else shown.get(viewer)))
+                mine = serial((number, seen, None if shown is None else shown.get(viewer)))
                 private[viewer] = Private(_digest(record.digest, mine), (mine, record.pieces),
                                           record.seen, record.seen_numbers)
             start = end

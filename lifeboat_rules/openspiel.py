@@ -71,7 +71,7 @@ import pyspiel
 
 import lifeboat_rules as lr
 from .encoding import CHARACTER_FLAGS, DIGEST_WORDS, RECALL_WORDS, Encoder, Recall, \
-    decision_of
+    decision_of, serial
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
@@ -442,7 +442,7 @@ class Tensors:
         stage = None if top is None else top.public(game)    # a new dict (a view's part)
         if self.stage is UNWRITTEN or self.stage != stage:
             self.stage = stage
-            key = ("stage", repr(stage))     # stages look alike from game to game
+            key = ("stage", serial(stage))   # stages look alike from game to game
             values = arrays.get(key)
             if values is None:
                 values = arrays[key] = np.array(encoder.stage(stage), np.float32)
