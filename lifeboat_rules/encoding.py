@@ -535,9 +535,10 @@ def _digest(previous: bytes, piece) -> bytes:
 
 
 def serial(value) -> bytes:
-    """A value as bytes (a step's piece, a stage's public part as a key): ``marshal`` at version 2, which writes a value's types and
-    contents only (no references, so equal values give equal bytes) and can be read back (so
-    different values give different bytes), several times faster than ``repr``. A value it
+    """A value as bytes (a step's piece of a record; a stage's public part, as a key):
+    ``marshal`` at version 2, which writes a value's types and contents only (no references,
+    so equal values give equal bytes) and can be read back (so different values give
+    different bytes), several times faster than ``repr``. A value it
     cannot write (a plugin's object in an event): its ``repr``, marked as such."""
     try:
         return marshal.dumps(value, 2)

@@ -27,7 +27,8 @@ core does not import this module.
   use ``Game.determinize`` (``lifeboat_rules.search``).
 * Observation (``observation_tensor``/``observation_string``): ``encoding.Encoder``'s vector,
   and the player's view as JSON (``Game.view``). Tensors are float32 numpy arrays, a new one
-  at each call.
+  at each call (an information-state tensor: its player's row of a copy of every player's
+  made once a step, which no other call hands out).
 * Information state (perfect recall): two chained 128-bit digests (``encoding.Recall``), the
   public record (one piece a step: the log entries everyone saw, with their secret fields left
   out, and who was pending) and the player's own (its character, love and hate, then what
@@ -262,12 +263,12 @@ NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
 class Tensors:
     """Every player's observation and information-state tensor, kept up to date step by step
     (``LifeboatState.information_state_tensor``): one numpy row per player, and a player's
-    tensor a copy of its row. After a step, ``refresh`` writes only the parts whose sources
-    changed: into every row, a character's block when what it shows changes, who is
-    pending, the board, the stage, and the public digest (every step); into a player's own
-    row, its hand, its decision and its memory (``encoding.Recall``) when they changed. A
-    copy starts empty and is written whole when first asked (``written`` counts the parts
-    written, for the tests)."""
+    tensor its row of a copy made once a step (``hand_out``). After a step, ``refresh``
+    writes only the parts whose sources changed: into every row, a character's block when
+    what it shows changes, who is pending, the board, the stage, and the public digest
+    (every step); into a player's own row, its hand, its decision and its memory
+    (``encoding.Recall``) when they changed. A copy starts empty and is written whole when
+    first asked (``written`` counts the parts written, for the tests)."""
 
     def __init__(self):
         self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
