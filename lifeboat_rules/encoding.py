@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import struct
 
 from .stages import Stage
@@ -527,8 +528,30 @@ def _words(digest: bytes) -> list:
     return [word / 65536 for word in struct.unpack(f">{DIGEST_WORDS}H", digest)]
 
 
-def _digest(previous: bytes, piece: str) -> bytes:
-    return hashlib.blake2b(previous + piece.encode(), digest_size=DIGEST_BYTES).digest()
+def _digest(previous: bytes, piece) -> bytes:
+    if type(piece) is str:
+        piece = piece.encode()
+    return hashlib.blake2b(previous + piece, digest_size=DIGEST_BYTES).digest()
+
+
+def serial(value) -> bytes:
+    """A value as bytes (a step's piece of a record; a stage's public part, as a key):
+    ``marshal`` at version 2, which writes a value's types and contents only (no references,
+    so equal values give equal bytes) and can be read back (so different values give
+    different bytes), several times faster than ``repr``. A value it
+    cannot write (a plugin's object in an event): its ``repr``, marked as such."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return b"repr:" + repr(value).encode()
+
+
+def piece_value(piece):
+    """A piece of a record as a value: a step's piece read back (``serial``), the opening
+    pieces as they are (JSON text)."""
+    if type(piece) is bytes:
+        return piece[5:].decode() if piece.startswith(b"repr:") else marshal.loads(piece)
+    return piece
 
 
 def _piece(value) -> str:
@@ -663,14 +686,14 @@ class Recall:
         private = self.private
         plans = self.plans
         for number, (end, pending, shown, _) in enumerate(steps, done + 1):
-            texts: list = []
+            texts: list = []        # the step's entries as everyone sees them
             text = texts.append
-            extras: dict = {}       # viewer: [texts] of this step
+            extras: dict = {}       # viewer: [(place in the step, the entry as it sees it)]
             for index in range(start, end):
                 event = log[index]
                 secret = secrets.get(index)
                 if secret is None:
-                    text(repr(event))
+                    text(event)
                     if event["type"] == "move":
                         self._learn(event, None)
                     continue
@@ -684,29 +707,28 @@ class Recall:
                 # the event as redact gives it (a copy without the hidden fields), and as
                 # events_for shows it to each one the secret names (a narrower audience,
                 # ``Secret.more``, may see more: a card's new id)
-                if flat:        # top-level fields only: the same text without a deep copy
-                    texts.append(repr({k: v for k, v in event.items()
-                                       if k not in public_hidden}))
+                if flat:        # top-level fields only: the same entry without a deep copy
+                    text({k: v for k, v in event.items() if k not in public_hidden})
                     for viewer, hidden in named.items():
                         seen = {k: v for k, v in event.items() if k not in hidden}
-                        extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                        extras.setdefault(viewer, []).append((index - start, seen))
                 else:
-                    texts.append(repr(redact(event, public_hidden)))
+                    text(redact(event, public_hidden))
                     for viewer, hidden in named.items():
                         seen = redact(event, hidden) if hidden else event
-                        extras.setdefault(viewer, []).append(f"{index - start}:{seen!r}")
+                        extras.setdefault(viewer, []).append((index - start, seen))
                 if event["type"] == "move":
                     self._learn(event, plan)
-            piece = f"{' '.join(texts)} {pending}"
+            piece = serial((texts, pending))
             digest = _digest(digest, piece)
             pieces = (piece, pieces)
             if shown is not None:
-                for viewer, text in shown.items():
+                for viewer in shown:
                     if viewer in private:
-                        extras.setdefault(viewer, []).append(f"shown:{text}")
-            for viewer, seen_texts in extras.items():
+                        extras.setdefault(viewer, [])
+            for viewer, seen in extras.items():
                 record = private[viewer]
-                mine = f"{number} {' '.join(seen_texts)}"
+                mine = serial((number, seen, None if shown is None else shown.get(viewer)))
                 private[viewer] = Private(_digest(record.digest, mine), (mine, record.pieces),
                                           record.seen, record.seen_numbers)
             start = end
@@ -842,14 +864,16 @@ class Recall:
         return other
 
     def transcript(self, game, viewer) -> list:
-        """What ``viewer``'s digest is made of: the public pieces, oldest first, then (for a
-        player) its own pieces, each opening with its step."""
+        """What ``viewer``'s digest is made of, read back (``piece_value``): the public
+        pieces, oldest first (the opening text, then each step's ``(entries, who was
+        pending)``), then for a player its own pieces (the opening text, then ``(step,
+        [(place in the step, entry as it saw it)], what it was shown or None)``)."""
         if self.public[1] != self.count:
             self._update(game)
         out = _flatten(self.public[3])
         if viewer is not None:
             out += _flatten(self.private[viewer].pieces)
-        return out
+        return [piece_value(piece) for piece in out]
 
 
 def _named(secret) -> list:

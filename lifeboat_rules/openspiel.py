@@ -27,7 +27,8 @@ core does not import this module.
   use ``Game.determinize`` (``lifeboat_rules.search``).
 * Observation (``observation_tensor``/``observation_string``): ``encoding.Encoder``'s vector,
   and the player's view as JSON (``Game.view``). Tensors are float32 numpy arrays, a new one
-  at each call.
+  at each call (an information-state tensor: its player's row of a copy of every player's
+  made once a step, which no other call hands out).
 * Information state (perfect recall): two chained 128-bit digests (``encoding.Recall``), the
   public record (one piece a step: the log entries everyone saw, with their secret fields left
   out, and who was pending) and the player's own (its character, love and hate, then what
@@ -71,7 +72,7 @@ import pyspiel
 
 import lifeboat_rules as lr
 from .encoding import CHARACTER_FLAGS, DIGEST_WORDS, RECALL_WORDS, Encoder, Recall, \
-    decision_of
+    decision_of, serial
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
@@ -262,12 +263,12 @@ NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
 class Tensors:
     """Every player's observation and information-state tensor, kept up to date step by step
     (``LifeboatState.information_state_tensor``): one numpy row per player, and a player's
-    tensor a copy of its row. After a step, ``refresh`` writes only the parts whose sources
-    changed: into every row, a character's block when what it shows changes, who is
-    pending, the board, the stage, and the public digest (every step); into a player's own
-    row, its hand, its decision and its memory (``encoding.Recall``) when they changed. A
-    copy starts empty and is written whole when first asked (``written`` counts the parts
-    written, for the tests)."""
+    tensor its row of a copy made once a step (``hand_out``). After a step, ``refresh``
+    writes only the parts whose sources changed: into every row, a character's block when
+    what it shows changes, who is pending, the board, the stage, and the public digest
+    (every step); into a player's own row, its hand, its decision and its memory
+    (``encoding.Recall``) when they changed. A copy starts empty and is written whole when
+    first asked (``written`` counts the parts written, for the tests)."""
 
     def __init__(self):
         self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
@@ -275,6 +276,7 @@ class Tensors:
         self.views: list = []       # each row
         self.roster: tuple = ()     # the characters in play, as written
         self.members: list = []     # (character, where its block starts)
+        self.where: dict = {}       # the same, as a dict
         self.blocks: dict = {}      # character: what its block's parts were written from
         self.pending: set = set()   # who was pending, as written
         self.read = 0               # the log's length when last written
@@ -284,6 +286,21 @@ class Tensors:
         self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest,
         #                             its record (``Recall``) as last looked at]
         self.written = 0
+        self.copies = None          # this step's rows, copied once for the tensors handed out
+        self.given: list = []       # per player: its row of ``copies`` handed out already
+
+    def hand_out(self, player: int):
+        """``player``'s row as an array of its own: all the rows are copied once a step, and
+        each player's row of that copy handed out once (nobody else holds or writes it; a
+        tensor asked again in the same step is a copy of its own)."""
+        copies = self.copies
+        if copies is None:
+            copies = self.copies = list(self.rows.copy())
+            self.given = [False] * len(copies)
+        elif self.given[player]:
+            return self.views[player].copy()
+        self.given[player] = True
+        return copies[player]
 
     def __deepcopy__(self, memo):
         return Tensors()
@@ -308,6 +325,7 @@ class Tensors:
             start, block = encoder.part["characters"], encoder.block
             self.members = [(who, start + encoder.char_index[who] * block)
                             for who in self.roster if who in encoder.char_index]
+            self.where = dict(self.members)
             self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
             self.mine = [[UNWRITTEN] * 6 for _ in state.seats]
         arrays = shared.arrays
@@ -320,6 +338,7 @@ class Tensors:
         self.read = len(game.log)
         self._own(state, encoder, game, table, deciding, arrays, named)
         self.step = recall.count
+        self.copies = None
 
     def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes):
         """Write the public parts; the characters named by the events since the last time
@@ -338,34 +357,41 @@ class Tensors:
             # the package's own rules change a character only through effects that log an
             # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
             # those named since the last time are looked at (with code from outside, all)
-            log, named = game.log, set()
-            for i in range(self.read, len(log)):
-                event = log[i]
+            named = set()
+            name = named.add
+            for event in game.log[self.read:]:
                 kind = event["type"]
                 if kind == "move":
-                    for zone in (event.get("from"), event.get("to")):
-                        if type(zone) is str and ":" in zone:
-                            named.add(zone.partition(":")[2])
+                    zone = event.get("from")
+                    if type(zone) is str and ":" in zone:
+                        name(zone.partition(":")[2])
+                    zone = event.get("to")
+                    if type(zone) is str and ":" in zone:
+                        name(zone.partition(":")[2])
                 elif kind in NAMING:
-                    named.add(event.get("character"))
+                    name(event.get("character"))
                 elif kind in ("seats", "setup"):
                     named = None
                     break
             if named is not None:
-                members = [m for m in members if m[0] in named]
+                where = self.where
+                members = [(who, where[who]) for who in named if who in where]
                 # who is pending changed for others too
-                for who in pending ^ self.pending:
-                    last = blocks.get(who, UNWRITTEN)
-                    if who in named or last is UNWRITTEN:
-                        continue
-                    flags = last[0] = last[0][:-1] + (who in pending,)
-                    values = arrays.get(flags)
-                    if values is None:
-                        values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
-                    base = part["characters"] + encoder.char_index[who] * encoder.block
-                    rows[:, base:base + CHARACTER_FLAGS] = values
-                    written += 1
-        self.pending = set(pending)
+                if pending != self.pending:
+                    for who in pending ^ self.pending:
+                        last = blocks.get(who, UNWRITTEN)
+                        if who in named or last is UNWRITTEN:
+                            continue
+                        flags = last[0] = last[0][:-1] + (who in pending,)
+                        values = arrays.get(flags)
+                        if values is None:
+                            values = arrays[flags] = np.array(encoder.flags(*flags),
+                                                              np.float32)
+                        base = where[who]
+                        rows[:, base:base + CHARACTER_FLAGS] = values
+                        written += 1
+        if pending != self.pending:
+            self.pending = set(pending)
         for who, base in members:
             ch = characters[who]
             # a block in three parts, each written when what it shows changed: the flags
@@ -417,7 +443,7 @@ class Tensors:
         stage = None if top is None else top.public(game)    # a new dict (a view's part)
         if self.stage is UNWRITTEN or self.stage != stage:
             self.stage = stage
-            key = ("stage", repr(stage))     # stages look alike from game to game
+            key = ("stage", serial(stage))   # stages look alike from game to game
             values = arrays.get(key)
             if values is None:
                 values = arrays[key] = np.array(encoder.stage(stage), np.float32)
@@ -441,12 +467,17 @@ class Tensors:
         private, characters, chars = recall.private, table.characters, encoder.char_index
         written = 0
         everyone = self.mine
+        shown = recall.chain[2] if recall.chain is not None else None   # ``Recall.shown``
         for player, character in enumerate(state.seats):
             mine = everyone[player]
             record = private[character]
-            if named is not None and mine[2] is None and record is mine[5] and \
-                    character not in named and character not in deciding:
-                continue    # not named, not deciding now or before, its record as it was
+            # its decision: its kind and what it is shown (``Recall.shown``) say it all
+            kind = deciding.get(character)
+            key = None if kind is None or top is None else \
+                ("decision", kind, None if shown is None else shown.get(character))
+            if named is not None and record is mine[5] and character not in named and \
+                    mine[2] == key:
+                continue    # not named, its decision and its record as they were
             mine[5] = record
             me = characters[character]
             row = views[player]
@@ -463,10 +494,6 @@ class Tensors:
                     values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
                 row[part["hand"]:part["hand"] + K] = values
                 written += 1
-            # its decision: its kind and what it is shown (``Recall.shown``) say it all
-            kind = deciding.get(character)
-            key = None if kind is None or top is None else \
-                ("decision", kind, recall.shown(character))
             if mine[2] != key:
                 mine[2] = key
                 base = part["decision"]
@@ -510,14 +537,14 @@ class Tensors:
         self.written += written
 
 
-WORDS = (np.arange(65536, dtype=np.float32) / 65536).tolist()   # k / 65536, exact in float32
 UNPACK = struct.Struct(f">{DIGEST_WORDS}H").unpack
 
 
 def digest_numbers(digest: bytes) -> list:
     """A digest as tensor entries: ``DIGEST_WORDS`` numbers of 16 bits, k / 65536 (the
-    numbers of ``Recall.numbers``)."""
-    return [WORDS[word] for word in UNPACK(digest)]
+    numbers of ``Recall.numbers``; exact in float32, and worked out: cheaper than looking
+    them up in a table of 65536)."""
+    return [word / 65536 for word in UNPACK(digest)]
 
 
 # what an observer shows: (perfect recall?, private facts?)
@@ -665,19 +692,22 @@ class LifeboatState(pyspiel.State):
         return self._tensors().views[player][:size].copy()
 
     def information_state_tensor(self, player=None):
-        """The player's information-state vector, a new float32 numpy array (``Tensors``:
-        kept up to date step by step, so asking every player's after every step costs a few
-        writes)."""
+        """The player's information-state vector, a float32 numpy array of its own (a row of
+        this step's copy of every player's, ``Tensors.hand_out``: kept up to date step by
+        step, so asking every player's after every step costs a few writes and one copy)."""
         tensors = self.tensors
         if type(player) is int and tensors.step >= 0 and tensors.step == self.recall.count:
-            views = tensors.views       # this step's
-            if 0 <= player < len(views):
-                return views[player].copy()
+            if 0 <= player < len(tensors.views):     # this step's
+                given = tensors.given
+                if tensors.copies is not None and not given[player]:    # hand_out, inline
+                    given[player] = True
+                    return tensors.copies[player]
+                return tensors.hand_out(player)
         player = self._player(player)
         if self.dealt is None:
             encoder = self.shared.encoder
             return np.zeros(encoder.size + encoder.knowledge_size + RECALL_WORDS, np.float32)
-        return self._tensors().views[player].copy()
+        return self._tensors().hand_out(player)
 
     def _tensors(self) -> Tensors:
         tensors = self.tensors

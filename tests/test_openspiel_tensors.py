@@ -22,7 +22,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"
 # (ruleset, players, first seed byte, an event the game must have): Liquid Courage (a drink),
 # Cannibalism (a body eaten), the edition with both, the shark
 GAMES = [("classic", 6, 1, "fight"), ("liquid_courage", 5, 3, "drink"),
-         ("cannibalism", 4, 1, "eaten"), ("all_in_one", 7, 4, "drink"), ("shark", 5, 2, "shark")]
+         ("cannibalism", 4, 4, "eaten"), ("all_in_one", 7, 4, "drink"), ("shark", 5, 1, "shark")]
 
 
 def dealt(game, seed: int):

@@ -74,7 +74,14 @@ class FightWindow(Window):
         return (who in self.attackers or who in self.defenders) and may_hold_with(game, who, "weapon")
 
     def side_strength(self, game: "Game", side: list) -> int:
-        return sum(strength(game, who) for who in side)
+        if game.rules.strength_hook is not None:
+            return sum(strength(game, who) for who in side)
+        # base_strength for the whole side at once (asked at every step of a fight: its
+        # public view shows the strengths): the sizes plus the weapons in front of them all
+        characters = game.state.characters
+        members = [characters[who] for who in side]
+        return sum(ch.size for ch in members) + weapons(game, [c for ch in members
+                                                                for c in ch.front])
 
     def close(self, game: "Game") -> None:
         attack = self.side_strength(game, self.attackers)
