@@ -428,6 +428,9 @@ def test_ctrl_c_in_a_real_process_exits_130_without_a_traceback():
         assert chunk, seen
         seen += chunk
     process.send_signal(signal.SIGINT)
+    # stdin stays open until it has exited: on a loaded machine the end of input that
+    # communicate() sends could otherwise reach the game before the signal does
+    process.wait(timeout=120)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
