@@ -383,10 +383,7 @@ class Tensors:
                         if who in named or last is UNWRITTEN:
                             continue
                         flags = last[0] = last[0][:-1] + (who in pending,)
-                        values = arrays.get(flags)
-                        if values is None:
-                            values = arrays[flags] = np.array(encoder.flags(*flags),
-                                                              np.float32)
+                        values = _array(arrays, flags, encoder.flags, *flags)
                         base = where[who]
                         rows[:, base:base + CHARACTER_FLAGS] = values
                         written += 1
@@ -404,9 +401,7 @@ class Tensors:
                 last = blocks[who] = [UNWRITTEN] * 3
             if last[0] != flags:
                 last[0] = flags
-                values = arrays.get(flags)
-                if values is None:
-                    values = arrays[flags] = np.array(encoder.flags(*flags), np.float32)
+                values = _array(arrays, flags, encoder.flags, *flags)
                 rows[:, base:base + CHARACTER_FLAGS] = values
                 written += 1
             seat = at.get(who)
@@ -417,9 +412,7 @@ class Tensors:
             if last[2] != ch.front:
                 last[2] = ch.front[:]
                 front = ("front", *[kinds[c] for c in ch.front])
-                values = arrays.get(front)
-                if values is None:
-                    values = arrays[front] = np.array(encoder.front(front[1:]), np.float32)
+                values = _array(arrays, front, encoder.front, front[1:])
                 rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
                 written += 1
         key = (table.round, table.seagulls, table.phase, len(table.supply),
@@ -444,9 +437,7 @@ class Tensors:
         if self.stage is UNWRITTEN or self.stage != stage:
             self.stage = stage
             key = ("stage", serial(stage))   # stages look alike from game to game
-            values = arrays.get(key)
-            if values is None:
-                values = arrays[key] = np.array(encoder.stage(stage), np.float32)
+            values = _array(arrays, key, encoder.stage, stage)
             rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
             written += 1
         rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
@@ -489,9 +480,7 @@ class Tensors:
             if mine[1] != me.hand:
                 mine[1] = me.hand[:]
                 hand = ("hand", *[kinds[c] for c in me.hand])
-                values = arrays.get(hand)
-                if values is None:
-                    values = arrays[hand] = np.array(encoder.hand(hand[1:]), np.float32)
+                values = _array(arrays, hand, encoder.hand, hand[1:])
                 row[part["hand"]:part["hand"] + K] = values
                 written += 1
             if mine[2] != key:
@@ -538,6 +527,15 @@ class Tensors:
 
 
 UNPACK = struct.Struct(f">{DIGEST_WORDS}H").unpack
+
+
+def _array(arrays: dict, key: tuple, make, *args) -> "np.ndarray":
+    """The float32 array of a part that shows ``key``, made by ``make(*args)`` the first time
+    (parts recur: the same flags, hand, front or stage in many positions)."""
+    values = arrays.get(key)
+    if values is None:
+        values = arrays[key] = np.array(make(*args), np.float32)
+    return values
 
 
 def digest_numbers(digest: bytes) -> list:

@@ -171,10 +171,8 @@ def _offer_resolve(game: "Game", stage: "Stage", by: str, to: str, give: list, t
     offer = Offer(id=f"o{state.offer_counter}", by=by, to=to, give=kinds, take=list(take),
                   give_markers=marks)
     state.offers.append(offer)
-    event = {"type": "offer", "offer": offer.id, "from": by, "to": to,
-             "give": list(kinds), "take": list(take)}
-    if marks is not None:
-        event["give_markers"] = [list(m) for m in marks]
+    shown = offer.data()     # the event shows the offer as the two players' views do
+    event = {"type": "offer", "offer": shown.pop("id"), **shown}
     effects.emit(game, event, effects.Secret((by, to), ("give", "take", "give_markers")))
 
 
