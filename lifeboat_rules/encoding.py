@@ -74,6 +74,8 @@ class Encoder:
         self.kinds = list(content.provisions)
         self.navcards = list(content.navigation)
         self.seats = players
+        self.pending_texts: dict = {}   # for ``Recall``
+        self.plans: dict = {}           # for ``Recall``: the characters in play: their plans
         self.counts = {k: max(info.count, 1) for k, info in content.provisions.items()}
         self.total_cards = max(sum(info.count for info in content.provisions.values()), 1)
         self.landing = content.setup["seagulls_to_land"]
@@ -132,6 +134,20 @@ class Encoder:
         self.encode_private(out, character, view.get("love"), view.get("hate"), hand,
                             view.get("decision"))
         return out
+
+    def __getstate__(self) -> dict:
+        # pickled without the caches kept for ``Recall``
+        return {**self.__dict__, "pending_texts": {}, "plans": {}}
+
+    def plans_for(self, characters) -> dict:
+        """``Recall``'s plans (``Recall._plan``) for games of ``characters``."""
+        key = frozenset(characters)
+        plans = self.plans.get(key)
+        if plans is None:
+            if len(self.plans) > 100:
+                self.plans.clear()
+            plans = self.plans[key] = {}
+        return plans
 
     def public(self, game) -> list:
         """The public parts (everything but ``me``, ``love``, ``hate``, ``hand`` and
@@ -378,6 +394,9 @@ class Encoder:
         self._stage(out, part["stage"], view.get("stage"))
         return out
 
+    # the kinds of stage the ``stage`` part shows (any other shows as zeros)
+    STAGE_KINDS = frozenset(("respond", "fight", "overboard", "thirst"))
+
     def _stage(self, out: list, base: int, stage) -> None:
         C, K = len(self.characters), len(self.kinds)
         chars = self.char_index
@@ -595,8 +614,11 @@ class Recall:
         self.chain = None           # the steps, newest first: (log end, pending, shown, older)
         self.count = 0
         self.read = 0
-        self.pending_texts: dict = {}
-        self.plans: dict = {}       # how each secret reads to each player (``_plan``)
+        # texts of who is pending (the same in any game) and how each secret reads to each
+        # player (``_plan``: the same in any game of the same characters), kept by the encoder
+        # for every game it encodes
+        self.pending_texts = encoder.pending_texts
+        self.plans = encoder.plans_for(seats)
         self.public = (_digest(b"", "public"), 0, 0, None)    # digest, steps, log, pieces
         self.public_words = _words(self.public[0])
         self.private = {}
@@ -909,8 +931,8 @@ def _recall(encoder: "Encoder", steps: list, count: int, read: int, public: tupl
     for end, pending, shown in reversed(steps):
         chain = (end, pending, shown, chain)
     recall.chain, recall.count, recall.read = chain, count, read
-    recall.pending_texts = {}
-    recall.plans = {}
+    recall.pending_texts = encoder.pending_texts
+    recall.plans = encoder.plans_for(list(private))
     digest, done, log, pieces = public
     recall.public = (digest, done, log, _nest(pieces))
     recall.private = {v: Private(d, _nest(pieces), seen) for v, (d, pieces, seen) in private.items()}

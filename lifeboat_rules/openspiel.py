@@ -258,6 +258,13 @@ UNWRITTEN = object()    # a part of ``Tensors`` not written yet
 # the events naming the character an effect changed (effects.py: damage, heal, lose, mark;
 # a move names its zones, a change of seats changes every block)
 NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
+# the events of the package's own rules that change neither the board nor the stage on top:
+# the record of an action, a pass, a trade offer made or declined
+QUIET = frozenset(("action", "pass", "offer", "decline"))
+PACKAGE = "lifeboat_rules."
+# the stage classes of the package's own rules: True when the ``stage`` part shows them as
+# zeros (their public kind is not one it shows), found when first met
+SILENT: dict = {}
 
 
 class Tensors:
@@ -282,25 +289,25 @@ class Tensors:
         self.read = 0               # the log's length when last written
         self.seats: list = []
         self.at: dict = {}          # character: its place in ``seats``
-        self.board = self.discard = self.current = self.stage = UNWRITTEN
-        self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest,
-        #                             its record (``Recall``) as last looked at]
+        self.board = self.discard = self.current = self.stage = self.top = UNWRITTEN
+        self.mine: list = []        # per player: [love and hate, hand, decision, seen, digest]
+        self.player: dict = {}      # character: its player
+        # as last looked at: each player's record (``Recall.private``), who was deciding what,
+        # what each was shown (``Recall.shown``), whether a stage was on top
+        self.records: dict = {}
+        self.deciding: dict = {}
+        self.shown = None
+        self.staged = None
         self.written = 0
-        self.copies = None          # this step's rows, copied once for the tensors handed out
-        self.given: list = []       # per player: its row of ``copies`` handed out already
+        # this step's tensors not handed out yet, by player: the rows copied once a step,
+        # each player's row of the copy handed out once (nobody else holds or writes it; a
+        # tensor asked again in the same step is a copy of its own); emptied by a move
+        self.handed: dict = {}
 
     def hand_out(self, player: int):
-        """``player``'s row as an array of its own: all the rows are copied once a step, and
-        each player's row of that copy handed out once (nobody else holds or writes it; a
-        tensor asked again in the same step is a copy of its own)."""
-        copies = self.copies
-        if copies is None:
-            copies = self.copies = list(self.rows.copy())
-            self.given = [False] * len(copies)
-        elif self.given[player]:
-            return self.views[player].copy()
-        self.given[player] = True
-        return copies[player]
+        """``player``'s row of this step as an array of its own."""
+        values = self.handed.pop(player, None)
+        return self.views[player].copy() if values is None else values
 
     def __deepcopy__(self, memo):
         return Tensors()
@@ -327,7 +334,8 @@ class Tensors:
                             for who in self.roster if who in encoder.char_index]
             self.where = dict(self.members)
             self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
-            self.mine = [[UNWRITTEN] * 6 for _ in state.seats]
+            self.mine = [[UNWRITTEN] * 5 for _ in state.seats]
+            self.player = {who: i for i, who in enumerate(state.seats)}
         arrays = shared.arrays
         if len(arrays) > 100_000:
             arrays.clear()
@@ -338,29 +346,29 @@ class Tensors:
         self.read = len(game.log)
         self._own(state, encoder, game, table, deciding, arrays, named)
         self.step = recall.count
-        self.copies = None
+        self.handed = dict(enumerate(self.rows.copy()))
 
     def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes):
         """Write the public parts; the characters named by the events since the last time
         (None: any may have changed)."""
         rows, part = self.rows, encoder.part
-        kinds = table.table.kinds
-        if self.seats != table.seats:
-            self.seats = table.seats[:]
-            self.at = {who: i for i, who in enumerate(self.seats)}
-        at, blocks, characters = self.at, self.blocks, table.characters
-        S = encoder.seats
+        blocks, characters = self.blocks, table.characters
         written = 0
         members = self.members
         named = None
+        quiet = False       # only events that change no board and no stage since the last time
         if self.step >= 0 and not game.rules.guarded:
             # the package's own rules change a character only through effects that log an
             # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
             # those named since the last time are looked at (with code from outside, all)
             named = set()
             name = named.add
+            quiet = True
             for event in game.log[self.read:]:
                 kind = event["type"]
+                if kind in QUIET:
+                    continue
+                quiet = False
                 if kind == "move":
                     zone = event.get("from")
                     if type(zone) is str and ":" in zone:
@@ -375,154 +383,211 @@ class Tensors:
                     break
             if named is not None:
                 where = self.where
-                members = [(who, where[who]) for who in named if who in where]
-                # who is pending changed for others too
+                members = [(who, where[who]) for who in named if who in where] if named else ()
+                # who is pending changed for others too: their pending flag alone (the last
+                # of a block's flags)
                 if pending != self.pending:
+                    flag = CHARACTER_FLAGS - 1
                     for who in pending ^ self.pending:
                         last = blocks.get(who, UNWRITTEN)
                         if who in named or last is UNWRITTEN:
                             continue
-                        flags = last[0] = last[0][:-1] + (who in pending,)
-                        values = _array(arrays, flags, encoder.flags, *flags)
-                        base = where[who]
-                        rows[:, base:base + CHARACTER_FLAGS] = values
+                        now = who in pending
+                        last[0] = last[0][:-1] + (now,)
+                        rows[:, where[who] + flag] = 1.0 if now else 0.0
                         written += 1
+        if named is None and self.seats != table.seats:    # seats change by "seats" events
+            self.seats = table.seats[:]
+            self.at = {who: i for i, who in enumerate(self.seats)}
         if pending != self.pending:
             self.pending = set(pending)
-        for who, base in members:
-            ch = characters[who]
-            # a block in three parts, each written when what it shows changed: the flags
-            # (who is pending among them), the seat, the front (by card ids: the same game
-            # throughout)
-            flags = (ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
-                     len(ch.hand), tuple(ch.markers), who in pending)
-            last = blocks[who]
-            if last is UNWRITTEN:
-                last = blocks[who] = [UNWRITTEN] * 3
-            if last[0] != flags:
-                last[0] = flags
-                values = _array(arrays, flags, encoder.flags, *flags)
-                rows[:, base:base + CHARACTER_FLAGS] = values
-                written += 1
-            seat = at.get(who)
-            if last[1] != seat:
-                last[1] = seat
-                rows[:, base + CHARACTER_FLAGS:base + CHARACTER_FLAGS + S] = encoder.seat(seat)
-                written += 1
-            if last[2] != ch.front:
-                last[2] = ch.front[:]
-                front = ("front", *[kinds[c] for c in ch.front])
-                values = _array(arrays, front, encoder.front, front[1:])
-                rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
-                written += 1
-        key = (table.round, table.seagulls, table.phase, len(table.supply),
-               len(table.navigation), len(table.rowing_pile), len(table.removed))
-        if self.board != key:
-            self.board = key
-            values = encoder.counters(table)
-            rows[:, part["board"]:part["board"] + len(values)] = values
-            written += 1
-        if self.discard != table.discard:
-            self.discard = table.discard[:]
-            base = part["board"] + encoder.board_size - len(encoder.kinds)
-            rows[:, base:base + len(encoder.kinds)] = encoder.discard(table)
-            written += 1
-        if self.current != table.current:
-            self.current = table.current
-            rows[:, part["current"]:part["current"] + len(encoder.navcards)] = \
-                encoder.current(table)
-            written += 1
+        if members:
+            at, S, kinds = self.at, encoder.seats, table.table.kinds
+            for who, base in members:
+                ch = characters[who]
+                # a block in three parts, each written when what it shows changed: the flags
+                # (who is pending among them), the seat, the front (by card ids: the same game
+                # throughout)
+                flags = (ch.status, ch.lost, ch.ghost, ch.size, ch.damage, ch.survival,
+                         len(ch.hand), tuple(ch.markers), who in pending)
+                last = blocks[who]
+                if last is UNWRITTEN:
+                    last = blocks[who] = [UNWRITTEN] * 3
+                if last[0] != flags:
+                    last[0] = flags
+                    values = _array(arrays, flags, encoder.flags, *flags)
+                    rows[:, base:base + CHARACTER_FLAGS] = values
+                    written += 1
+                seat = at.get(who)
+                if last[1] != seat:
+                    last[1] = seat
+                    rows[:, base + CHARACTER_FLAGS:base + CHARACTER_FLAGS + S] = \
+                        encoder.seat(seat)
+                    written += 1
+                if last[2] != ch.front:
+                    last[2] = ch.front[:]
+                    front = ("front", *[kinds[c] for c in ch.front])
+                    values = _array(arrays, front, encoder.front, front[1:])
+                    rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
+                    written += 1
         top = game.top
-        stage = None if top is None else top.public(game)    # a new dict (a view's part)
-        if self.stage is UNWRITTEN or self.stage != stage:
-            self.stage = stage
-            key = ("stage", serial(stage))   # stages look alike from game to game
-            values = _array(arrays, key, encoder.stage, stage)
-            rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
-            written += 1
+        if not quiet:
+            key = (table.round, table.seagulls, table.phase, len(table.supply),
+                   len(table.navigation), len(table.rowing_pile), len(table.removed))
+            if self.board != key:
+                self.board = key
+                values = encoder.counters(table)
+                rows[:, part["board"]:part["board"] + len(values)] = values
+                written += 1
+            if self.discard != table.discard:
+                self.discard = table.discard[:]
+                base = part["board"] + encoder.board_size - len(encoder.kinds)
+                rows[:, base:base + len(encoder.kinds)] = encoder.discard(table)
+                written += 1
+            if self.current != table.current:
+                self.current = table.current
+                rows[:, part["current"]:part["current"] + len(encoder.navcards)] = \
+                    encoder.current(table)
+                written += 1
+        if not quiet or top is not self.top:
+            # the stage as everyone sees it; a stage of the package's own that the part
+            # shows as zeros (a turn, a pick...: ``silent``) is not asked
+            stage = None
+            if top is not None:
+                silent = SILENT.get(type(top))
+                if silent is None:
+                    stage = top.public(game)
+                    silent = (stage or {}).get("kind") not in encoder.STAGE_KINDS and \
+                        type(top).__module__.startswith(PACKAGE)
+                    if silent:
+                        SILENT[type(top)] = True
+                    elif type(top).__module__.startswith(PACKAGE):
+                        SILENT[type(top)] = False
+                elif not silent:
+                    stage = top.public(game)    # a new dict (a view's part)
+                if silent:
+                    stage = None
+            self.top = top
+            if self.stage is UNWRITTEN or self.stage != stage:
+                self.stage = stage
+                key = ("stage", serial(stage))   # stages look alike from game to game
+                values = _array(arrays, key, encoder.stage, stage)
+                rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
+                written += 1
         rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
         self.written += written + 1
         return named
 
     def _own(self, state, encoder, game, table, deciding: dict, arrays: dict, named) -> None:
         """Write each player's own parts (``named``: the characters the events since the
-        last time name, None: any; a hand changes only by a move naming it, love and hate
-        only at the deal, in the package's own rules)."""
-        views, part = self.views, encoder.part
-        kinds = table.table.kinds
+        last time name, None: any). Each part is looked at only for the players for whom it
+        may have changed: the hand for those named (a hand changes only by a move naming it,
+        love and hate only at the deal, in the package's own rules), the decision for those
+        whose kind of decision or what they are shown changed, the memory for those whose
+        record changed (records are replaced when they change)."""
         recall = state.recall
+        private = recall.private
         top = game.top
-        C, K = len(encoder.characters), len(encoder.kinds)
-        memory = encoder.size + DIGEST_WORDS
-        mark = memory + encoder.knowledge_size
-        private, characters, chars = recall.private, table.characters, encoder.char_index
-        written = 0
-        everyone = self.mine
         shown = recall.chain[2] if recall.chain is not None else None   # ``Recall.shown``
-        for player, character in enumerate(state.seats):
-            mine = everyone[player]
-            record = private[character]
-            # its decision: its kind and what it is shown (``Recall.shown``) say it all
-            kind = deciding.get(character)
-            key = None if kind is None or top is None else \
-                ("decision", kind, None if shown is None else shown.get(character))
-            if named is not None and record is mine[5] and character not in named and \
-                    mine[2] == key:
-                continue    # not named, its decision and its record as they were
-            mine[5] = record
-            me = characters[character]
-            row = views[player]
-            if mine[0] != (me.love, me.hate):
-                mine[0] = (me.love, me.hate)
-                row[part["me"]:part["me"] + 3 * C] = encoder.identity(
-                    character, me.love, me.hate)
-                written += 1
-            if mine[1] != me.hand:
-                mine[1] = me.hand[:]
-                hand = ("hand", *[kinds[c] for c in me.hand])
-                values = _array(arrays, hand, encoder.hand, hand[1:])
-                row[part["hand"]:part["hand"] + K] = values
-                written += 1
-            if mine[2] != key:
-                mine[2] = key
-                base = part["decision"]
-                if key is None:
-                    row[base:base + encoder.decision_size] = 0.0
-                else:
-                    values = arrays.get(key)
-                    if values is None:
-                        values = arrays[key] = np.array(
-                            encoder.decision(decision_of(game, character)), np.float32)
-                    row[base:base + encoder.decision_size] = values
-                written += 1
-            record = private[character]
-            seen = record.seen
-            if seen is None:
-                seen = recall.seen(game, character)     # worked out once in a resampled world
+        player = self.player
+        if named is None or (top is None) is not self.staged:
+            hands = deciders = remembering = player
+        else:
+            hands = [who for who in named if who in player] if named else ()
+            before = self.deciding
+            deciders = set()
+            if deciding != before:
+                for who in deciding.keys() | before.keys():
+                    if deciding.get(who) != before.get(who):
+                        deciders.add(who)
+            if shown != self.shown:
+                now, then = shown or {}, self.shown or {}
+                for who in now.keys() | then.keys():
+                    if now.get(who) != then.get(who):
+                        deciders.add(who)
+            records = self.records
+            remembering = () if private == records else \
+                [who for who, record in private.items() if records.get(who) is not record]
+        views, part, mine = self.views, encoder.part, self.mine
+        characters = table.characters
+        written = 0
+        if hands:
+            kinds, K, C = table.table.kinds, len(encoder.kinds), len(encoder.characters)
+            for character in hands:
+                index = player[character]
+                me, last, row = characters[character], mine[index], views[index]
+                if last[0] != (me.love, me.hate):
+                    last[0] = (me.love, me.hate)
+                    row[part["me"]:part["me"] + 3 * C] = encoder.identity(
+                        character, me.love, me.hate)
+                    written += 1
+                if last[1] != me.hand:
+                    last[1] = me.hand[:]
+                    hand = ("hand", *[kinds[c] for c in me.hand])
+                    values = _array(arrays, hand, encoder.hand, hand[1:])
+                    row[part["hand"]:part["hand"] + K] = values
+                    written += 1
+        if deciders:
+            base, size = part["decision"], encoder.decision_size
+            for character in deciders:
+                if character not in player:
+                    continue
+                index = player[character]
+                last = mine[index]
+                # its decision: its kind and what it is shown (``Recall.shown``) say it all
+                kind = deciding.get(character)
+                key = None if kind is None or top is None else \
+                    ("decision", kind, None if shown is None else shown.get(character))
+                if last[2] != key:
+                    last[2] = key
+                    if key is None:
+                        views[index][base:base + size] = 0.0
+                    else:
+                        values = arrays.get(key)
+                        if values is None:
+                            values = arrays[key] = np.array(
+                                encoder.decision(decision_of(game, character)), np.float32)
+                        views[index][base:base + size] = values
+                    written += 1
+        if remembering:
+            K, chars = len(encoder.kinds), encoder.char_index
+            memory = encoder.size + DIGEST_WORDS
+            mark = memory + encoder.knowledge_size
+            for character in remembering:
+                if character not in player:
+                    continue
+                index = player[character]
+                last, row = mine[index], views[index]
                 record = private[character]
-            if mine[3] is not seen:
-                # only the characters whose counts changed
-                old = {} if mine[3] is UNWRITTEN else mine[3]
-                for who in old.keys() | seen.keys():
-                    counts = seen.get(who)
-                    i = chars.get(who)
-                    if counts != old.get(who) and i is not None:
-                        base = memory + i * K
-                        if counts is None:          # forgotten
-                            row[base:base + K] = 0.0
-                        else:
-                            values = arrays.get(("seen", counts))
-                            if values is None:
-                                values = arrays["seen", counts] = np.array(
-                                    encoder.seen_vector({who: counts})[i * K:(i + 1) * K],
-                                    np.float32)
-                            row[base:base + K] = values
-                        written += 1
-                mine[3] = seen
-            if mine[4] != record.digest:
-                mine[4] = record.digest
-                row[mark:] = digest_numbers(record.digest)
-                written += 1
+                seen = record.seen
+                if seen is None:
+                    seen = recall.seen(game, character)     # worked out once in a resampled world
+                    record = private[character]
+                if last[3] is not seen:
+                    # only the characters whose counts changed
+                    old = {} if last[3] is UNWRITTEN else last[3]
+                    for who in old.keys() | seen.keys():
+                        counts = seen.get(who)
+                        i = chars.get(who)
+                        if counts != old.get(who) and i is not None:
+                            at = memory + i * K
+                            if counts is None:          # forgotten
+                                row[at:at + K] = 0.0
+                            else:
+                                values = arrays.get(("seen", counts))
+                                if values is None:
+                                    values = arrays["seen", counts] = np.array(
+                                        encoder.seen_vector({who: counts})[i * K:(i + 1) * K],
+                                        np.float32)
+                                row[at:at + K] = values
+                            written += 1
+                    last[3] = seen
+                if last[4] != record.digest:
+                    last[4] = record.digest
+                    row[mark:] = digest_numbers(record.digest)
+                    written += 1
+            self.records = dict(private)
+        self.deciding, self.shown, self.staged = deciding, shown, top is None
         self.written += written
 
 
@@ -562,7 +627,7 @@ class LifeboatState(pyspiel.State):
         self.seats: list = []
         self.recall = None          # encoding.Recall, once dealt
         self.tensors = Tensors()
-        self.to_move = (-1, None)   # (step, current player)
+        self.current = pyspiel.PlayerId.CHANCE     # the current player, set by every move
 
     @property
     def game(self):
@@ -572,36 +637,30 @@ class LifeboatState(pyspiel.State):
     # ------------------------------------------------------------------ OpenSpiel API
 
     def current_player(self):
-        if self.dealt is None:
-            return pyspiel.PlayerId.CHANCE
-        step = self.recall.count
-        if self.to_move[0] != step:     # asked many times a step: worked out once
-            game = self.dealt.game
-            player = pyspiel.PlayerId.TERMINAL if game.state.over else \
-                self.seats.index(game.pending[0].by)
-            self.to_move = (step, player)
-        return self.to_move[1]
+        return self.current
+
+    def _who_moves(self) -> None:
+        """Set ``current`` after the deal or a move (asked many times a step)."""
+        game = self.dealt.game
+        self.current = pyspiel.PlayerId.TERMINAL if game.state.over else \
+            self.seats.index(game.pending[0].by)
 
     def _legal_actions(self, player):
-        if self.dealt is None or player < 0 or player != self.current_player():
+        if self.dealt is None or player < 0 or player != self.current:
             return []
         return self.dealt.game.legal_ids(self.seats[player])
 
     def legal_actions(self, player=None):
         """As OpenSpiel's, answered here for Python callers (``rl_environment``) without the
         round trip through C++."""
-        if self.dealt is None:
-            if player is None:
-                player = self.current_player()
-            return list(range(256)) if player == pyspiel.PlayerId.CHANCE else []
-        step, current = self.to_move
-        if step != self.recall.count:
-            current = self.current_player()
+        current = self.current
         if player is None:
             player = current
         elif player != current:     # the others, every step (rl_environment)
             return []
-        return [] if player < 0 else self.dealt.game.legal_ids(self.seats[player])
+        if player >= 0:
+            return self.dealt.game.legal_ids(self.seats[player])
+        return list(range(256)) if player == pyspiel.PlayerId.CHANCE else []
 
     def chance_outcomes(self):
         assert self.game is None
@@ -617,10 +676,13 @@ class LifeboatState(pyspiel.State):
                 self.dealt = Dealt(game)
                 self.seats = game.state.seats[:]
                 self.recall = Recall(shared.encoder, game, self.seats)
+                self._who_moves()
             return
         game = self.dealt.game
         game.apply_id(game.pending[0].by, int(action))
+        self.tensors.handed = {}
         self.recall.step(game)
+        self._who_moves()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -667,7 +729,7 @@ class LifeboatState(pyspiel.State):
         other.dealt = Dealt(world)
         other.recall = self.recall.resampled(world, character)
         other.tensors = Tensors()
-        other.to_move = (-1, None)
+        other._who_moves()
         return other
 
     def __str__(self):
@@ -693,14 +755,10 @@ class LifeboatState(pyspiel.State):
         """The player's information-state vector, a float32 numpy array of its own (a row of
         this step's copy of every player's, ``Tensors.hand_out``: kept up to date step by
         step, so asking every player's after every step costs a few writes and one copy)."""
-        tensors = self.tensors
-        if type(player) is int and tensors.step >= 0 and tensors.step == self.recall.count:
-            if 0 <= player < len(tensors.views):     # this step's
-                given = tensors.given
-                if tensors.copies is not None and not given[player]:    # hand_out, inline
-                    given[player] = True
-                    return tensors.copies[player]
-                return tensors.hand_out(player)
+        if type(player) is int:
+            values = self.tensors.handed.pop(player, None)     # this step's, not handed out yet
+            if values is not None:
+                return values
         player = self._player(player)
         if self.dealt is None:
             encoder = self.shared.encoder
