@@ -397,6 +397,39 @@ class Encoder:
     # the kinds of stage the ``stage`` part shows (any other shows as zeros)
     STAGE_KINDS = frozenset(("respond", "fight", "overboard", "thirst"))
 
+    @staticmethod
+    def stage_key(stage) -> tuple | None:
+        """What the ``stage`` part shows of ``stage`` (a stage's public part), as a key: equal
+        keys, equal parts (``stage``). It leaves out what the part does not show, such as
+        card ids and a fight's stake, so that parts recur from game to game."""
+        kind = stage.get("kind") if stage else None
+        if kind == "fight":
+            strength = stage.get("strength", {})
+            return ("fight", tuple(stage["attackers"]), tuple(stage["defenders"]),
+                    min(strength.get("attacker", 0) / 40, 1.0),
+                    min(strength.get("defender", 0) / 40, 1.0))
+        if kind == "respond":
+            card = stage.get("card")
+            return ("respond", stage.get("act") == "swap", stage.get("by"), stage.get("target"),
+                    card == "hand", card.get("kind") if isinstance(card, dict) else None)
+        if kind == "overboard":
+            return ("overboard", tuple(stage["fallen"]), bool(stage.get("chum")),
+                    bool(stage.get("shark")))
+        if kind == "thirst":
+            return ("thirst", tuple(sorted((who, min(count / 3, 1.0))
+                                           for who, count in stage["thirst"].items())))
+        return None
+
+    @staticmethod
+    def decision_key(decision: dict) -> tuple:
+        """What the ``decision`` part shows of ``decision`` (``decision_of``), as a key: equal
+        keys, equal parts (``decision``); card ids are left out but a seagull card's."""
+        kind = decision.get("kind")
+        cards = decision.get("cards", ())
+        return ("decision", kind if kind in DECISIONS else None,
+                tuple(sorted(c["kind"] for c in cards if "kind" in c)),
+                tuple(c["id"] for c in cards if "seagull" in c))
+
     def _stage(self, out: list, base: int, stage) -> None:
         C, K = len(self.characters), len(self.kinds)
         chars = self.char_index
@@ -537,6 +570,15 @@ def decision_of(game, character: str) -> dict | None:
 
 # ---------------------------------------------------------------------- what players remember
 
+# The events naming the character an effect changed (effects.py: damage, heal, lose, mark; a
+# move names its zones, a change of seats changes every character's seat), and the events that
+# change neither the board nor the stage on top (the record of an action, a pass, a trade offer
+# made or declined), in the package's own rules (``Recall.touched``)
+NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
+RESEATING = frozenset(("seats", "setup"))
+QUIET = frozenset(("action", "pass", "offer", "decline"))
+EVERYONE = object()
+
 DIGEST_WORDS = 8            # a digest in a tensor: 8 numbers of 16 bits each (128 bits)
 DIGEST_BYTES = 2 * DIGEST_WORDS
 RECALL_WORDS = 2 * DIGEST_WORDS     # the public digest, then the player's own
@@ -620,6 +662,11 @@ class Recall:
         self.pending_texts = encoder.pending_texts
         self.plans = encoder.plans_for(seats)
         self.public = (_digest(b"", "public"), 0, 0, None)    # digest, steps, log, pieces
+        # what the steps read by the last update changed, as the package's own rules change
+        # things (each change an event naming what it changed): (the steps before it, after
+        # it, the characters the events named (None: every one), whether they were all
+        # ``QUIET``): for ``Tensors``, which writes only what may have changed
+        self.touched: tuple = (-1, -1, None, False)
         self.public_words = _words(self.public[0])
         self.private = {}
         for viewer in seats:
@@ -638,6 +685,7 @@ class Recall:
         other.plans = self.plans
         other.public = self.public
         other.public_words = self.public_words
+        other.touched = self.touched
         other.private = dict(self.private)
         return other
 
@@ -707,16 +755,33 @@ class Recall:
         self.read += len(log) - start
         private = self.private
         plans = self.plans
+        changed: set = set()      # ``touched``
+        name = changed.add
+        quiet = True
         for number, (end, pending, shown, _) in enumerate(steps, done + 1):
             texts: list = []        # the step's entries as everyone sees them
             text = texts.append
             extras: dict = {}       # viewer: [(place in the step, the entry as it sees it)]
             for index in range(start, end):
                 event = log[index]
+                kind = event["type"]
+                if kind not in QUIET:
+                    quiet = False
+                    if kind == "move":
+                        zone = event.get("from")
+                        if type(zone) is str and ":" in zone:
+                            name(zone.partition(":")[2])
+                        zone = event.get("to")
+                        if type(zone) is str and ":" in zone:
+                            name(zone.partition(":")[2])
+                    elif kind in NAMING:
+                        name(event.get("character"))
+                    elif kind in RESEATING:
+                        name(EVERYONE)
                 secret = secrets.get(index)
                 if secret is None:
                     text(event)
-                    if event["type"] == "move":
+                    if kind == "move":
                         self._learn(event, None)
                     continue
                 try:
@@ -739,7 +804,7 @@ class Recall:
                     for viewer, hidden in named.items():
                         seen = redact(event, hidden) if hidden else event
                         extras.setdefault(viewer, []).append((index - start, seen))
-                if event["type"] == "move":
+                if kind == "move":
                     self._learn(event, plan)
             piece = serial((texts, pending))
             digest = _digest(digest, piece)
@@ -756,6 +821,7 @@ class Recall:
             start = end
         self.public = (digest, self.count, start, pieces)
         self.public_words = None    # made when asked (``numbers``)
+        self.touched = (done, self.count, None if EVERYONE in changed else changed, quiet)
 
     def _plan(self, secret) -> tuple:
         """How ``secret`` reads: ``(the fields hidden from the public, {player: the fields
@@ -937,4 +1003,5 @@ def _recall(encoder: "Encoder", steps: list, count: int, read: int, public: tupl
     recall.public = (digest, done, log, _nest(pieces))
     recall.private = {v: Private(d, _nest(pieces), seen) for v, (d, pieces, seen) in private.items()}
     recall.public_words = _words(digest)
+    recall.touched = (-1, -1, None, False)
     return recall

@@ -72,7 +72,7 @@ import pyspiel
 
 import lifeboat_rules as lr
 from .encoding import CHARACTER_FLAGS, DIGEST_WORDS, RECALL_WORDS, Encoder, Recall, \
-    decision_of, serial
+    decision_of
 
 NAME = "python_lifeboat"
 SEED_BYTES = 4
@@ -255,16 +255,11 @@ def _dealt(data: dict) -> Dealt:
 
 
 UNWRITTEN = object()    # a part of ``Tensors`` not written yet
-# the events naming the character an effect changed (effects.py: damage, heal, lose, mark;
-# a move names its zones, a change of seats changes every block)
-NAMING = frozenset(("damage", "heal", "lost", "marker", "status"))
-# the events of the package's own rules that change neither the board nor the stage on top:
-# the record of an action, a pass, a trade offer made or declined
-QUIET = frozenset(("action", "pass", "offer", "decline"))
 PACKAGE = "lifeboat_rules."
 # the stage classes of the package's own rules: True when the ``stage`` part shows them as
 # zeros (their public kind is not one it shows), found when first met
 SILENT: dict = {}
+DECIDING: dict = {}     # who is pending (``Game.pending``, a tuple): who decides what
 
 
 class Tensors:
@@ -286,7 +281,6 @@ class Tensors:
         self.where: dict = {}       # the same, as a dict
         self.blocks: dict = {}      # character: what its block's parts were written from
         self.pending: set = set()   # who was pending, as written
-        self.read = 0               # the log's length when last written
         self.seats: list = []
         self.at: dict = {}          # character: its place in ``seats``
         self.board = self.discard = self.current = self.stage = self.top = UNWRITTEN
@@ -339,16 +333,21 @@ class Tensors:
         arrays = shared.arrays
         if len(arrays) > 100_000:
             arrays.clear()
-        deciding: dict = {}         # character: the kind of its first pending decision
-        for decision in game.pending:
-            deciding.setdefault(decision.by, decision.kind)
-        named = self._public(encoder, game, table, deciding.keys(), arrays, recall.public[0])
-        self.read = len(game.log)
+        # character: the kind of its first pending decision (never changed: shared)
+        pending = tuple(game.pending)
+        deciding = DECIDING.get(pending)
+        if deciding is None:
+            if len(DECIDING) > 10_000:
+                DECIDING.clear()
+            deciding = DECIDING[pending] = {}
+            for decision in pending:
+                deciding.setdefault(decision.by, decision.kind)
+        named = self._public(encoder, game, table, deciding.keys(), arrays, recall)
         self._own(state, encoder, game, table, deciding, arrays, named)
         self.step = recall.count
         self.handed = dict(enumerate(self.rows.copy()))
 
-    def _public(self, encoder, game, table, pending, arrays: dict, digest: bytes):
+    def _public(self, encoder, game, table, pending, arrays: dict, recall):
         """Write the public parts; the characters named by the events since the last time
         (None: any may have changed)."""
         rows, part = self.rows, encoder.part
@@ -357,30 +356,14 @@ class Tensors:
         members = self.members
         named = None
         quiet = False       # only events that change no board and no stage since the last time
-        if self.step >= 0 and not game.rules.guarded:
+        touched = recall.touched
+        if self.step >= 0 and touched[0] == self.step and touched[1] == recall.count and \
+                not game.rules.guarded:
             # the package's own rules change a character only through effects that log an
             # event naming it (effects.py: damage, heal, lose, mark, move, swap_seats): only
-            # those named since the last time are looked at (with code from outside, all)
-            named = set()
-            name = named.add
-            quiet = True
-            for event in game.log[self.read:]:
-                kind = event["type"]
-                if kind in QUIET:
-                    continue
-                quiet = False
-                if kind == "move":
-                    zone = event.get("from")
-                    if type(zone) is str and ":" in zone:
-                        name(zone.partition(":")[2])
-                    zone = event.get("to")
-                    if type(zone) is str and ":" in zone:
-                        name(zone.partition(":")[2])
-                elif kind in NAMING:
-                    name(event.get("character"))
-                elif kind in ("seats", "setup"):
-                    named = None
-                    break
+            # those named since the last time are looked at (with code from outside, or when
+            # the record's last update began elsewhere, all)
+            named, quiet = touched[2], touched[3]
             if named is not None:
                 where = self.where
                 members = [(who, where[who]) for who in named if who in where] if named else ()
@@ -468,13 +451,13 @@ class Tensors:
                 if silent:
                     stage = None
             self.top = top
-            if self.stage is UNWRITTEN or self.stage != stage:
-                self.stage = stage
-                key = ("stage", serial(stage))   # stages look alike from game to game
-                values = _array(arrays, key, encoder.stage, stage)
+            key = encoder.stage_key(stage)
+            if self.stage is UNWRITTEN or self.stage != key:
+                self.stage = key
+                values = _array(arrays, ("stage", key), encoder.stage, stage)
                 rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
                 written += 1
-        rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(digest)
+        rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(recall.public[0])
         self.written += written + 1
         return named
 
@@ -543,10 +526,15 @@ class Tensors:
                     if key is None:
                         views[index][base:base + size] = 0.0
                     else:
-                        values = arrays.get(key)
+                        values = arrays.get(key) if key[2] is None else None
                         if values is None:
-                            values = arrays[key] = np.array(
-                                encoder.decision(decision_of(game, character)), np.float32)
+                            # what it is shown: by what the part shows of it (card ids
+                            # differ from game to game)
+                            decision = decision_of(game, character)
+                            values = _array(arrays, encoder.decision_key(decision),
+                                            encoder.decision, decision)
+                            if key[2] is None:
+                                arrays[key] = values
                         views[index][base:base + size] = values
                     written += 1
         if remembering:
@@ -705,6 +693,8 @@ class LifeboatState(pyspiel.State):
     def rewards(self):
         """As OpenSpiel's for a game rewarded at its end: the returns once over, 0 before
         (answered here for Python callers, ``rl_environment``, without the round trip)."""
+        if self.current >= 0:       # a player to move: not over
+            return [0.0] * self.shared.players
         return self.returns()
 
     def returns(self):

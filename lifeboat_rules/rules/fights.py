@@ -79,9 +79,14 @@ class FightWindow(Window):
         # base_strength for the whole side at once (asked at every step of a fight: its
         # public view shows the strengths): the sizes plus the weapons in front of them all
         characters = game.state.characters
-        members = [characters[who] for who in side]
-        return sum(ch.size for ch in members) + weapons(game, [c for ch in members
-                                                                for c in ch.front])
+        provisions, kinds = game.rules.content.provisions, game.state.table.kinds
+        total = 0
+        for who in side:
+            character = characters[who]
+            total += character.size
+            for card in character.front:
+                total += provisions[kinds[card]].weapon
+        return total
 
     def close(self, game: "Game") -> None:
         attack = self.side_strength(game, self.attackers)
