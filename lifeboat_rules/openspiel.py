@@ -306,6 +306,32 @@ class Tensors:
     def __deepcopy__(self, memo):
         return Tensors()
 
+    def _make_parts(self, encoder: Encoder) -> None:
+        """Each part of the rows as a view of its own, made once (writing into a view is
+        cheaper than into a slice of the rows): the public parts of every row at once
+        (``shared``; ``block``: each character's flags, pending flag, seat and front), and
+        each player's own parts (``own``: love and hate, hand, decision, own digest, and its
+        memory of each character)."""
+        rows, part, S, K = self.rows, encoder.part, encoder.seats, len(encoder.kinds)
+        F = CHARACTER_FLAGS
+        board = part["board"]
+        self.shared = {
+            "board": rows[:, board:board + encoder.board_size - K],
+            "discard": rows[:, board + encoder.board_size - K:board + encoder.board_size],
+            "current": rows[:, part["current"]:part["current"] + len(encoder.navcards)],
+            "stage": rows[:, part["stage"]:part["stage"] + encoder.stage_size],
+            "digest": rows[:, encoder.size:encoder.size + DIGEST_WORDS]}
+        self.block = {who: (rows[:, base:base + F], rows[:, base + F - 1],
+                            rows[:, base + F:base + F + S], rows[:, base + F + S:base + encoder.block])
+                      for who, base in self.members}
+        memory = encoder.size + DIGEST_WORDS
+        mark = memory + encoder.knowledge_size
+        C = len(encoder.characters)
+        self.own = [(row[part["me"]:part["me"] + 3 * C], row[part["hand"]:part["hand"] + K],
+                     row[part["decision"]:part["decision"] + encoder.decision_size], row[mark:],
+                     [row[memory + i * K:memory + (i + 1) * K] for i in range(C)])
+                    for row in self.views]
+
     def __reduce__(self):
         return (Tensors, ())
 
@@ -330,6 +356,7 @@ class Tensors:
             self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
             self.mine = [[UNWRITTEN] * 5 for _ in state.seats]
             self.player = {who: i for i, who in enumerate(state.seats)}
+            self._make_parts(encoder)
         arrays = shared.arrays
         if len(arrays) > 100_000:
             arrays.clear()
@@ -350,7 +377,6 @@ class Tensors:
     def _public(self, encoder, game, table, pending, arrays: dict, recall):
         """Write the public parts; the characters named by the events since the last time
         (None: any may have changed)."""
-        rows, part = self.rows, encoder.part
         blocks, characters = self.blocks, table.characters
         written = 0
         members = self.members
@@ -370,14 +396,14 @@ class Tensors:
                 # who is pending changed for others too: their pending flag alone (the last
                 # of a block's flags)
                 if pending != self.pending:
-                    flag = CHARACTER_FLAGS - 1
+                    block = self.block
                     for who in pending ^ self.pending:
                         last = blocks.get(who, UNWRITTEN)
                         if who in named or last is UNWRITTEN:
                             continue
                         now = who in pending
                         last[0] = last[0][:-1] + (now,)
-                        rows[:, where[who] + flag] = 1.0 if now else 0.0
+                        block[who][1].fill(1.0 if now else 0.0)
                         written += 1
         if named is None and self.seats != table.seats:    # seats change by "seats" events
             self.seats = table.seats[:]
@@ -385,8 +411,8 @@ class Tensors:
         if pending != self.pending:
             self.pending = set(pending)
         if members:
-            at, S, kinds = self.at, encoder.seats, table.table.kinds
-            for who, base in members:
+            at, kinds, block = self.at, table.table.kinds, self.block
+            for who, _ in members:
                 ch = characters[who]
                 # a block in three parts, each written when what it shows changed: the flags
                 # (who is pending among them), the seat, the front (by card ids: the same game
@@ -398,39 +424,34 @@ class Tensors:
                     last = blocks[who] = [UNWRITTEN] * 3
                 if last[0] != flags:
                     last[0] = flags
-                    values = _array(arrays, flags, encoder.flags, *flags)
-                    rows[:, base:base + CHARACTER_FLAGS] = values
+                    block[who][0][...] = _array(arrays, flags, encoder.flags, *flags)
                     written += 1
                 seat = at.get(who)
                 if last[1] != seat:
                     last[1] = seat
-                    rows[:, base + CHARACTER_FLAGS:base + CHARACTER_FLAGS + S] = \
-                        encoder.seat(seat)
+                    block[who][2][...] = encoder.seat(seat)
                     written += 1
                 if last[2] != ch.front:
                     last[2] = ch.front[:]
-                    front = ("front", *[kinds[c] for c in ch.front])
-                    values = _array(arrays, front, encoder.front, front[1:])
-                    rows[:, base + CHARACTER_FLAGS + S:base + encoder.block] = values
+                    front = ("front", *sorted(kinds[c] for c in ch.front))
+                    block[who][3][...] = _array(arrays, front, encoder.front, front[1:])
                     written += 1
         top = game.top
+        shared = self.shared
         if not quiet:
             key = (table.round, table.seagulls, table.phase, len(table.supply),
                    len(table.navigation), len(table.rowing_pile), len(table.removed))
             if self.board != key:
                 self.board = key
-                values = encoder.counters(table)
-                rows[:, part["board"]:part["board"] + len(values)] = values
+                shared["board"][...] = encoder.counters(table)
                 written += 1
             if self.discard != table.discard:
                 self.discard = table.discard[:]
-                base = part["board"] + encoder.board_size - len(encoder.kinds)
-                rows[:, base:base + len(encoder.kinds)] = encoder.discard(table)
+                shared["discard"][...] = encoder.discard(table)
                 written += 1
             if self.current != table.current:
                 self.current = table.current
-                rows[:, part["current"]:part["current"] + len(encoder.navcards)] = \
-                    encoder.current(table)
+                shared["current"][...] = encoder.current(table)
                 written += 1
         if not quiet or top is not self.top:
             # the stage as everyone sees it; a stage of the package's own that the part
@@ -454,10 +475,9 @@ class Tensors:
             key = encoder.stage_key(stage)
             if self.stage is UNWRITTEN or self.stage != key:
                 self.stage = key
-                values = _array(arrays, ("stage", key), encoder.stage, stage)
-                rows[:, part["stage"]:part["stage"] + encoder.stage_size] = values
+                shared["stage"][...] = _array(arrays, ("stage", key), encoder.stage, stage)
                 written += 1
-        rows[:, encoder.size:encoder.size + DIGEST_WORDS] = digest_numbers(recall.public[0])
+        shared["digest"][...] = digest_numbers(recall.public[0])
         self.written += written + 1
         return named
 
@@ -491,27 +511,24 @@ class Tensors:
             records = self.records
             remembering = () if private == records else \
                 [who for who, record in private.items() if records.get(who) is not record]
-        views, part, mine = self.views, encoder.part, self.mine
+        own, mine = self.own, self.mine
         characters = table.characters
         written = 0
         if hands:
-            kinds, K, C = table.table.kinds, len(encoder.kinds), len(encoder.characters)
+            kinds = table.table.kinds
             for character in hands:
                 index = player[character]
-                me, last, row = characters[character], mine[index], views[index]
+                me, last, views = characters[character], mine[index], own[index]
                 if last[0] != (me.love, me.hate):
                     last[0] = (me.love, me.hate)
-                    row[part["me"]:part["me"] + 3 * C] = encoder.identity(
-                        character, me.love, me.hate)
+                    views[0][...] = encoder.identity(character, me.love, me.hate)
                     written += 1
                 if last[1] != me.hand:
                     last[1] = me.hand[:]
-                    hand = ("hand", *[kinds[c] for c in me.hand])
-                    values = _array(arrays, hand, encoder.hand, hand[1:])
-                    row[part["hand"]:part["hand"] + K] = values
+                    hand = ("hand", *sorted(kinds[c] for c in me.hand))
+                    views[1][...] = _array(arrays, hand, encoder.hand, hand[1:])
                     written += 1
         if deciders:
-            base, size = part["decision"], encoder.decision_size
             for character in deciders:
                 if character not in player:
                     continue
@@ -524,7 +541,7 @@ class Tensors:
                 if last[2] != key:
                     last[2] = key
                     if key is None:
-                        views[index][base:base + size] = 0.0
+                        own[index][2].fill(0.0)
                     else:
                         values = arrays.get(key) if key[2] is None else None
                         if values is None:
@@ -535,17 +552,15 @@ class Tensors:
                                             encoder.decision, decision)
                             if key[2] is None:
                                 arrays[key] = values
-                        views[index][base:base + size] = values
+                        own[index][2][...] = values
                     written += 1
         if remembering:
             K, chars = len(encoder.kinds), encoder.char_index
-            memory = encoder.size + DIGEST_WORDS
-            mark = memory + encoder.knowledge_size
             for character in remembering:
                 if character not in player:
                     continue
                 index = player[character]
-                last, row = mine[index], views[index]
+                last, views = mine[index], own[index]
                 record = private[character]
                 seen = record.seen
                 if seen is None:
@@ -554,25 +569,25 @@ class Tensors:
                 if last[3] is not seen:
                     # only the characters whose counts changed
                     old = {} if last[3] is UNWRITTEN else last[3]
+                    memory = views[4]
                     for who in old.keys() | seen.keys():
                         counts = seen.get(who)
                         i = chars.get(who)
                         if counts != old.get(who) and i is not None:
-                            at = memory + i * K
                             if counts is None:          # forgotten
-                                row[at:at + K] = 0.0
+                                memory[i].fill(0.0)
                             else:
                                 values = arrays.get(("seen", counts))
                                 if values is None:
                                     values = arrays["seen", counts] = np.array(
                                         encoder.seen_vector({who: counts})[i * K:(i + 1) * K],
                                         np.float32)
-                                row[at:at + K] = values
+                                memory[i][...] = values
                             written += 1
                     last[3] = seen
                 if last[4] != record.digest:
                     last[4] = record.digest
-                    row[mark:] = digest_numbers(record.digest)
+                    views[3][...] = digest_numbers(record.digest)
                     written += 1
             self.records = dict(private)
         self.deciding, self.shown, self.staged = deciding, shown, top is None
