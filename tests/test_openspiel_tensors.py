@@ -204,3 +204,49 @@ def test_the_check_fails_when_an_update_is_skipped():
 
     play("classic", 6, 5, check)
     assert all(found.values()), found
+
+
+def test_a_part_kept_by_what_it_shows_is_the_part_made_anew():
+    """``Tensors`` keeps the stage and decision parts by what they show
+    (``Encoder.stage_key``, ``Encoder.decision_key``: no card ids, no stake) and does not
+    ask the stages of the package it shows as zeros (``openspiel.SILENT``). Over random games
+    of every built-in ruleset, stages or decisions with equal keys have equal parts, and every
+    stage class taken as silent shows as zeros."""
+    import random
+
+    import lifeboat_rules as lr
+    from lifeboat_rules.encoding import Encoder, decision_of
+    from lifeboat_rules.openspiel import SILENT
+    from lifeboat_rules.rulesets import builtin_rulesets
+
+    stage_kinds = set()
+    decisions = 0
+    for name in builtin_rulesets():
+        ruleset = lr.load_ruleset(name)
+        players = max(ruleset.players)
+        encoder = Encoder(ruleset, players)
+        parts: dict = {}          # key: the part made anew (one encoder's)
+        for seed in range(6):
+            game = lr.new_game(ruleset, players=players, seed=seed)
+            choices = random.Random(seed)
+            while not game.over:
+                top = game.top
+                if top is not None:
+                    stage = top.public(game)
+                    kind = (stage or {}).get("kind")
+                    stage_kinds.add(kind)
+                    made = encoder.stage(stage)
+                    key = ("stage", encoder.stage_key(stage))
+                    assert parts.setdefault(key, made) == made, (key, stage)
+                    if SILENT.get(type(top)):
+                        assert not any(made) and kind not in Encoder.STAGE_KINDS
+                    for decision in game.pending:
+                        shown = decision_of(game, decision.by)
+                        made = encoder.decision(shown)
+                        key = encoder.decision_key(shown)
+                        assert parts.setdefault(key, made) == made, (key, shown)
+                        decisions += 1
+                who = game.pending[0].by
+                ids = game.legal_ids(who)
+                game.apply_id(who, ids[choices.randrange(len(ids))])
+    assert Encoder.STAGE_KINDS <= stage_kinds and decisions > 1000
