@@ -266,11 +266,12 @@ class Tensors:
     """Every player's observation and information-state tensor, kept up to date step by step
     (``LifeboatState.information_state_tensor``): one numpy row per player, and a player's
     tensor its row of a copy made once a step (``hand_out``). After a step, ``refresh``
-    writes only the parts whose sources changed: into every row, a character's block when
-    what it shows changes, who is pending, the board, the stage, and the public digest
-    (every step); into a player's own row, its hand, its decision and its memory
-    (``encoding.Recall``) when they changed. A copy starts empty and is written whole when
-    first asked (``written`` counts the parts written, for the tests)."""
+    writes only the parts whose sources may have changed, as the step's events tell
+    (``Recall.touched``): into every row, a character's block when what it shows changes, who
+    is pending, the board, the stage, and the public digest (every step); into a player's own
+    row, its hand, its decision and its memory (``encoding.Recall``) when they changed; each
+    part through a view of it made once (``_make_parts``). A copy starts empty and is written
+    whole when first asked (``written`` counts the parts written, for the tests)."""
 
     def __init__(self):
         self.step = -1              # the step (``Recall.count``) written, -1: nothing yet
@@ -292,6 +293,10 @@ class Tensors:
         self.deciding: dict = {}
         self.shown = None
         self.staged = None
+        # the parts as views of the rows (``_make_parts``)
+        self.common: dict = {}
+        self.block: dict = {}
+        self.own: list = []
         self.written = 0
         # this step's tensors not handed out yet, by player: the rows copied once a step,
         # each player's row of the copy handed out once (nobody else holds or writes it; a
@@ -309,20 +314,21 @@ class Tensors:
     def _make_parts(self, encoder: Encoder) -> None:
         """Each part of the rows as a view of its own, made once (writing into a view is
         cheaper than into a slice of the rows): the public parts of every row at once
-        (``shared``; ``block``: each character's flags, pending flag, seat and front), and
+        (``common``; ``block``: each character's flags, pending flag, seat and front), and
         each player's own parts (``own``: love and hate, hand, decision, own digest, and its
         memory of each character)."""
         rows, part, S, K = self.rows, encoder.part, encoder.seats, len(encoder.kinds)
         F = CHARACTER_FLAGS
         board = part["board"]
-        self.shared = {
+        self.common = {
             "board": rows[:, board:board + encoder.board_size - K],
             "discard": rows[:, board + encoder.board_size - K:board + encoder.board_size],
             "current": rows[:, part["current"]:part["current"] + len(encoder.navcards)],
             "stage": rows[:, part["stage"]:part["stage"] + encoder.stage_size],
             "digest": rows[:, encoder.size:encoder.size + DIGEST_WORDS]}
         self.block = {who: (rows[:, base:base + F], rows[:, base + F - 1],
-                            rows[:, base + F:base + F + S], rows[:, base + F + S:base + encoder.block])
+                            rows[:, base + F:base + F + S],
+                            rows[:, base + F + S:base + encoder.block])
                       for who, base in self.members}
         memory = encoder.size + DIGEST_WORDS
         mark = memory + encoder.knowledge_size
@@ -437,21 +443,21 @@ class Tensors:
                     block[who][3][...] = _array(arrays, front, encoder.front, front[1:])
                     written += 1
         top = game.top
-        shared = self.shared
+        common = self.common
         if not quiet:
             key = (table.round, table.seagulls, table.phase, len(table.supply),
                    len(table.navigation), len(table.rowing_pile), len(table.removed))
             if self.board != key:
                 self.board = key
-                shared["board"][...] = encoder.counters(table)
+                common["board"][...] = encoder.counters(table)
                 written += 1
             if self.discard != table.discard:
                 self.discard = table.discard[:]
-                shared["discard"][...] = encoder.discard(table)
+                common["discard"][...] = encoder.discard(table)
                 written += 1
             if self.current != table.current:
                 self.current = table.current
-                shared["current"][...] = encoder.current(table)
+                common["current"][...] = encoder.current(table)
                 written += 1
         if not quiet or top is not self.top:
             # the stage as everyone sees it; a stage of the package's own that the part
@@ -475,9 +481,9 @@ class Tensors:
             key = encoder.stage_key(stage)
             if self.stage is UNWRITTEN or self.stage != key:
                 self.stage = key
-                shared["stage"][...] = _array(arrays, ("stage", key), encoder.stage, stage)
+                common["stage"][...] = _array(arrays, ("stage", key), encoder.stage, stage)
                 written += 1
-        shared["digest"][...] = digest_numbers(recall.public[0])
+        common["digest"][...] = digest_numbers(recall.public[0])
         self.written += written + 1
         return named
 
