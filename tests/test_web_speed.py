@@ -34,3 +34,37 @@ def test_a_feed_reader_tells_what_polling_game_feed_tells():
             polled[v] += game.feed(v, upto[v], langs[v])
             assert streamed[v] == polled[v], (seed, v)
             assert streamed[v], (seed, v)
+
+
+def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells():
+    """``FeedReader.read_all`` words a stretch once for the readers that would word it alike:
+    each reader still gets exactly what it would read alone, and a reader shown a card's kind
+    (its own draw) never gets the words made for one that is not, nor the other way round."""
+    differed = 0
+    for seed in range(6):
+        game = lr.new_game("classic" if seed % 3 else "cannibalism", players=4 + seed % 3, seed=seed)
+        viewers = [None] + list(game.view(None)["seats"])
+        keys = [(v, lang) for v in viewers for lang in ("en", "zh")]
+        together = {k: FeedReader(game, *k) for k in keys}
+        alone = {k: FeedReader(game, *k) for k in keys}
+        told = {k: [] for k in keys}
+        rng = random.Random(seed)
+        while not game.over:
+            by = game.pending[0].by
+            game.apply(rng.choice(game.legal_actions(by)))
+            reading = [k for k in keys if rng.random() < 0.8]      # some fall behind a while
+            for k, entries in zip(reading, FeedReader.read_all([together[k] for k in reading])):
+                own = alone[k].read()
+                assert entries == own, (seed, k)
+                told[k] += entries
+            texts = {}
+            for k in reading:
+                if k[1] == "en" and told[k]:
+                    texts.setdefault(told[k][-1]["index"], set()).add(told[k][-1]["text"])
+            differed += sum(1 for t in texts.values() if len(t) > 1)
+        for k in keys:
+            told[k] += FeedReader.read_all([together[k]])[0]
+            assert told[k] == game.feed(k[0], 0, k[1]), (seed, k)
+    # the games had moves that viewers are told differently (a card's kind to its holder only):
+    # where sharing keyed on less than what each is shown would have given one viewer another's
+    assert differed > 20

@@ -240,14 +240,19 @@ class Table:
         entry = self._feeds.get((viewer, lang))
         if entry is None:
             entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
-                                                   "lines": [], "told_at": []}
-        lines, told_at = entry["lines"], entry["told_at"]
+                                                   "lines": [], "told_at": [], "read_at": -1}
         size = len(self.game.log)
-        for told in entry["reader"].read():
-            lines.append((told["index"], self.round_at(told["index"]), told["text"]))
-            told_at.append(size)          # the log's length when it was told
-        start = bisect.bisect_right(told_at, since) if since else 0
-        return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
+        if entry["read_at"] != size:
+            # every feed kept is brought up to date at once: a move all its viewers are shown
+            # alike is worded once (``FeedReader.read_all``), not once a page
+            behind = [e for e in self._feeds.values() if e["read_at"] != size]
+            for caught, told in zip(behind, lr_words.FeedReader.read_all([e["reader"] for e in behind])):
+                caught["read_at"] = size
+                for line in told:
+                    caught["lines"].append((line["index"], self.round_at(line["index"]), line["text"]))
+                    caught["told_at"].append(size)          # the log's length when it was told
+        start = bisect.bisect_right(entry["told_at"], since) if since else 0
+        return [{"i": i, "round": r, "text": text} for i, r, text in entry["lines"][start:]]
 
     def round_at(self, index: int) -> int:
         """The round the log entry ``index`` belongs to (0 before the first): the rounds'
