@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+
 import lifeboat_rules as lr
 from lifeboat_rules.words import FeedReader
 
@@ -68,3 +69,37 @@ def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells()
     # the games had moves that viewers are told differently (a card's kind to its holder only):
     # where sharing keyed on less than what each is shown would have given one viewer another's
     assert differed > 20
+
+
+def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one():
+    """A fight's buttons say what each move does to the sides' strengths, counted on a copy of
+    the game; plays that cannot change them (a card that is no weapon, a player outside the
+    fight) skip the copy (``Table._strength_unchanged``). In every fight position of games of
+    every built-in ruleset, every seat's buttons are the same either way."""
+    from lifeboat_rules.rulesets import builtin_rulesets
+    from lifeboat_rules.web.tables import Table
+
+    class Copying(Table):
+        def _strength_unchanged(self, action, stage, view):
+            return False
+
+    compared = skipped = 0
+    for seed, ruleset in enumerate(sorted(builtin_rulesets()) * 2):
+        game = lr.new_game(ruleset, players=4 + seed % 3, seed=seed)
+        seats = {s: {"controller": "link", "bot": None, "moves": 0} for s in game.view(None)["seats"]}
+        rng = random.Random(seed)
+        while not game.over:
+            if (game.view(None).get("stage") or {}).get("kind") == "fight":
+                quick, slow = Table("q", game, "en", seats), Copying("s", game, "en", seats)
+                for seat in seats:
+                    if seat not in game.state.characters:
+                        continue
+                    for lang in ("en", "zh"):
+                        assert quick.choices(seat, lang) == slow.choices(seat, lang), (ruleset, seed, seat)
+                    view = game.view(seat)
+                    skipped += sum(1 for a in game.legal_actions(seat)
+                                   if quick._strength_unchanged(a, view["stage"], view))
+                    compared += 1
+            by = game.pending[0].by
+            game.apply(rng.choice(game.legal_actions(by)))
+    assert compared > 100 and skipped > 500, (compared, skipped)

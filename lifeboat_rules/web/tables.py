@@ -133,7 +133,8 @@ class Table:
         for action in legal:
             label, after = None, None
             if stage is not None:       # a fight's buttons depend on its sides: worded anew
-                after = self._strength_after(action)
+                after = (stage.get("strength") if self._strength_unchanged(action, stage, view)
+                         else self._strength_after(action))
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
                 words_key = _key(action, places)
@@ -180,6 +181,24 @@ class Table:
         if cached is None or cached[0] != size:
             cached = self._legal[seat] = (size, self.game.legal_actions(seat))
         return cached[1]
+
+    def _strength_unchanged(self, action: dict, stage: dict, view: dict) -> bool:
+        """Whether ``action`` is a play that leaves the fight's strengths as they are, known
+        without a copy of the game: the base count (R-FIGHT-3: the members' sizes and the
+        weapons face up in front of them; no ``lifeboat_strength`` hook, no plugin from
+        outside the library), and a player outside the fight or a card that is no weapon.
+        (tests/test_web_speed.py checks the buttons against those made with the copy.)"""
+        if action["type"] != "play":
+            return False
+        rules = self.game.rules
+        if rules.strength_hook is not None or rules.guarded:
+            return False
+        by = action.get("by")
+        if by not in stage.get("attackers", ()) and by not in stage.get("defenders", ()):
+            return True
+        hand = ((view.get("characters") or {}).get(by) or {}).get("hand", ())
+        kind = next((c.get("kind") for c in hand if c.get("id") == action.get("card")), None)
+        return kind is not None and not self.weapons().get(kind)
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
