@@ -103,3 +103,27 @@ def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one()
             by = game.pending[0].by
             game.apply(rng.choice(game.legal_actions(by)))
     assert compared > 100 and skipped > 500, (compared, skipped)
+
+
+def test_views_made_together_are_each_viewers_own_view():
+    """``Game.views`` makes several viewers' views at once, sharing what they all see alike:
+    each is exactly ``game.view`` of its viewer (keys in the same order), so no viewer's view
+    holds another's hand, love, hate, decision or offers."""
+    from lifeboat_rules.rulesets import builtin_rulesets
+    from lifeboat_rules.web.jsontext import dumps
+
+    positions = 0
+    for seed, ruleset in enumerate(sorted(builtin_rulesets())):
+        game = lr.new_game(ruleset, players=4 + seed % 3, seed=seed)
+        viewers = [None] + list(game.view(None)["seats"])
+        rng = random.Random(seed)
+        while True:
+            together = game.views(viewers if positions % 2 else list(reversed(viewers)))
+            assert list(together) == (viewers if positions % 2 else list(reversed(viewers)))
+            for viewer in viewers:
+                assert dumps(together[viewer]) == dumps(game.view(viewer)), (ruleset, viewer)
+            positions += 1
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions(rng.choice(game.pending).by)))
+    assert positions > 500

@@ -170,7 +170,14 @@ class Table:
         size = len(self.game.log)
         cached = self._views.get(viewer)
         if cached is None or cached[0] != size:
-            cached = self._views[viewer] = (size, self.game.view(viewer))
+            # every viewer shown before is shown again after a move: their views are made
+            # together (``Game.views``), the parts they see alike once
+            behind = [v for v, (at, _) in self._views.items() if at != size]
+            if viewer not in self._views:
+                behind.append(viewer)
+            for shown, made in self.game.views(behind).items():
+                self._views[shown] = (size, made)
+            cached = self._views[viewer]
         return cached[1]
 
     def legal(self, seat: str) -> list:
