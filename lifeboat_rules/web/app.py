@@ -498,19 +498,23 @@ class Server:
 
     # ------------------------------------------------------------------ changes and states
     #
-    # A page's new state is made on a table thread under its game's lock, in the same turn as
-    # the change that calls for it, unless the page has one waiting to be sent, or is making
-    # its own (a look, a language, a refusal's fresh state): then it makes the newest one
-    # itself once the one waiting has left. So a page that reads slowly costs one state, not
-    # one a move, and never holds up another.
+    # A change (a move, a seat handed over) is made and written to the file on a table thread
+    # under its game's lock; then, still under the lock, every page's new state is made here on
+    # the event loop's thread, unless the page has one waiting to be sent, or is making its own
+    # (a look, a language, a refusal's fresh state): then it makes the newest one itself once
+    # the one waiting has left. So a page that reads slowly costs one state, not one a move,
+    # and never holds up another. (States made here rather than on the change's thread: a
+    # page's state is a few hundred microseconds of Python, and handing it to another thread
+    # under the one interpreter lock cost more than making it.)
 
     async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
         """``call(*args)`` on a table thread under the game's lock, then every page's state;
         the page ``conn`` gets ``ref`` back with its state. The bots play next if one must
-        decide (asked on that thread: a game without a bot to move costs no more threads)."""
+        decide."""
         pages = list(room.pages)
         async with room.lock:
-            made, later, bots = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
+            await self._run(self.pool, call, *args)
+            made, later, bots = self._states_after(pages, conn, ref)
         self._deliver(room, made, later)
         self._schedule(room)
         if bots:
@@ -522,11 +526,10 @@ class Server:
         if not pages:
             return
         async with room.lock:
-            made, later = await self._run(self.pool, self._states, pages)
+            made, later = self._states(pages)
         self._deliver(room, made, later)
 
-    def _call_then_states(self, call, args, pages, conn, ref) -> tuple:
-        call(*args)
+    def _states_after(self, pages, conn, ref) -> tuple:
         if ref is not None:
             conn.ref = ref          # (here, so that no state made before the move carries it)
         made, later = self._states(pages)
