@@ -611,7 +611,10 @@ class Server:
                         conn.making = True
                         try:
                             async with room.lock:
-                                made = await self._run(self.pool, self._state, conn, full)
+                                # a page's first state, or one after a look or a language,
+                                # holds its whole feed: made on a table thread
+                                made = (await self._run(self.pool, self._state, conn, full)
+                                        if full or conn.version == 0 else self._state(conn, False))
                         finally:
                             conn.making = False
                         if isinstance(made, Refusal):
