@@ -3,7 +3,7 @@ table, and the log with every field the player may not see left out."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .records import short
 from .effects import copy_event
@@ -23,11 +23,12 @@ def view(game: "Game", viewer: str | None) -> "View":
     return views_of(game, (viewer,))[viewer]
 
 
-def views_of(game: "Game", viewers) -> "dict":
+def views_of(game: "Game", viewers: "Iterable[str | None]") -> "dict[str | None, View]":
     """``{viewer: view(game, viewer)}`` for several viewers at one position, made together:
     what every viewer sees alike (the table, every character's public side, the stage) is
     made once and shared by their views, and each gets its own hand, love and hate,
     decision, offers and the card markers it may see. Read them only."""
+    viewers = tuple(viewers)
     for viewer in viewers:
         _viewer(game, viewer)
     state = game.state
@@ -78,7 +79,7 @@ def views_of(game: "Game", viewers) -> "dict":
         result = game.result
         # the reveal: every player's love and hate, shown once the game is over
         result["reveal"] = {who: {"love": ch.love, "hate": ch.hate} for who, ch in chars.items()}
-    out_all = {}
+    out_all: dict = {}
     for viewer in viewers:
         out = {"you": viewer, **head}
         if viewer is None:
