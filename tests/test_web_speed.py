@@ -1,10 +1,10 @@
-"""What the web table does to be fast (issue 16: under a millisecond of server CPU a move) gives
-the same answers as the plain way: the feed read as the game goes (``words.FeedReader``)."""
+"""What the web table does to be fast (issue 16: server CPU a move) gives the same answers as
+the plain way: the feed read as the game goes (``words.FeedReader``) and read for every seat
+together, the views made together, the fight buttons made without a copy of the game."""
 
 from __future__ import annotations
 
 import random
-
 
 import lifeboat_rules as lr
 from lifeboat_rules.words import FeedReader
