@@ -12,7 +12,7 @@ advances stages until someone has a decision or the game ends. ``legal_actions``
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import determinize as determinizing, effects, saving, views, words
 from .effects import copy_events, copy_log, finisher_of
@@ -532,6 +532,17 @@ class Game:
         except Exception as exc:
             # a view asks plugins too (a fight's strengths): one that fails is named, as in
             # apply, so that a front end catching IllegalAction survives it
+            if not self.rules.guarded or self.rules.blame(exc) is None:
+                raise
+            raise self.rules.plugin_error(exc, "making a view") from exc
+
+    def views(self, characters: Iterable[str | None]) -> dict[str | None, View]:
+        """``{c: view(c)}`` for several characters (None: everyone) at this position, made
+        together: the parts they all see alike are made once and shared between the views,
+        which are to be read only (a front end showing every seat after each move)."""
+        try:
+            return views.views_of(self, tuple(characters))
+        except Exception as exc:
             if not self.rules.guarded or self.rules.blame(exc) is None:
                 raise
             raise self.rules.plugin_error(exc, "making a view") from exc

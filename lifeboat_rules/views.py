@@ -3,7 +3,7 @@ table, and the log with every field the player may not see left out."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .records import short
 from .effects import copy_event
@@ -20,10 +20,21 @@ def _viewer(game: "Game", viewer) -> None:
 
 
 def view(game: "Game", viewer: str | None) -> "View":
-    _viewer(game, viewer)
+    return views_of(game, (viewer,))[viewer]
+
+
+def views_of(game: "Game", viewers: "Iterable[str | None]") -> "dict[str | None, View]":
+    """``{viewer: view(game, viewer)}`` for several viewers at one position, made together:
+    what every viewer sees alike (the table, every character's public side, the stage) is
+    made once and shared by their views, and each gets its own hand, love and hate,
+    decision, offers and the card markers it may see. Read them only."""
+    viewers = tuple(viewers)
+    for viewer in viewers:
+        _viewer(game, viewer)
     state = game.state
     chars = state.characters
     kinds = state.table.kinds
+    texts = _provision_texts(game)
     characters = {}
     for who, ch in chars.items():
         markers = ch.markers
@@ -38,19 +49,19 @@ def view(game: "Game", viewer: str | None) -> "View":
         }
         if ch.lost:
             entry["ghost"] = ch.ghost
-        if who == viewer:
-            entry["hand"] = [{"id": c, "kind": kinds[c]} for c in ch.hand]
+        if texts:   # a house rule's card that says what it does (content ``text``)
+            _add_texts(entry["front"], texts)
         characters[who] = entry
     pending = game.pending
-    out = {
-        "you": viewer,
+    head = {
         "ruleset": game.ruleset.name,
         "round": state.round,
         "phase": state.phase.value,
         "seagulls": state.seagulls,
         "over": state.over,
         "seats": state.seats[:],
-        "characters": characters,
+    }
+    tail = {
         "supply_size": len(state.supply),
         "navigation_size": len(state.navigation),
         "rowing_pile_size": len(state.rowing_pile),
@@ -58,40 +69,56 @@ def view(game: "Game", viewer: str | None) -> "View":
         "removed_size": len(state.removed),
         "pending": [d.data() for d in pending],
     }
-    if state.card_markers:
-        out["card_markers"] = {m: [c for c in cards if _visible(game, viewer, c)]
-                               for m, cards in state.card_markers.items()}
+    navigation_card = None
     if state.current is not None:
-        out["navigation_card"] = _with_text(game, state.table.navcards[state.current].data())
+        navigation_card = _with_text(game, state.table.navcards[state.current].data())
     top = game.top
-    if top is not None:
-        public = top.public(game)
+    public = top.public(game) if top is not None else None
+    result = None
+    if state.over and state.result is not None:
+        result = game.result
+        # the reveal: every player's love and hate, shown once the game is over
+        result["reveal"] = {who: {"love": ch.love, "hate": ch.hate} for who, ch in chars.items()}
+    out_all: dict = {}
+    for viewer in viewers:
+        out = {"you": viewer, **head}
+        if viewer is None:
+            out["characters"] = characters
+        else:
+            own = {**characters[viewer],
+                   "hand": [{"id": c, "kind": kinds[c]} for c in chars[viewer].hand]}
+            if texts:
+                _add_texts(own["hand"], texts)
+            out["characters"] = {**characters, viewer: own}
+        out.update(tail)
+        if state.card_markers:
+            out["card_markers"] = {m: [c for c in cards if _visible(game, viewer, c)]
+                                   for m, cards in state.card_markers.items()}
+        if navigation_card is not None:
+            out["navigation_card"] = navigation_card
         if public is not None:
             out["stage"] = public
-    if viewer is not None:
-        me = chars[viewer]
-        out["love"] = me.love
-        out["hate"] = me.hate
-        mine = [d for d in pending if d.by == viewer]
-        if mine and top is not None:
-            decision = top.private(game, viewer) or {}
-            decision.setdefault("kind", str(mine[0].kind))
-            if "cards" in decision and not decision["cards"]:
-                del decision["cards"]
-            elif "cards" in decision:
-                decision["cards"] = [_with_text(game, card) if "kind" not in card else card
-                                     for card in decision["cards"]]
-            out["decision"] = decision
-        out["offers"] = [o.data() for o in state.offers if viewer in (o.by, o.to)]
-    texts = _provision_texts(game)
-    if texts:   # a house rule's card that says what it does (content ``text``)
-        _add_texts(out, texts)
-    if state.over and state.result is not None:
-        out["result"] = game.result
-        # the reveal: every player's love and hate, shown once the game is over
-        out["result"]["reveal"] = {who: {"love": ch.love, "hate": ch.hate}
-                                   for who, ch in chars.items()}
-    return out
+        if viewer is not None:
+            me = chars[viewer]
+            out["love"] = me.love
+            out["hate"] = me.hate
+            mine = [d for d in pending if d.by == viewer]
+            if mine and top is not None:
+                decision = top.private(game, viewer) or {}
+                decision.setdefault("kind", str(mine[0].kind))
+                if "cards" in decision and not decision["cards"]:
+                    del decision["cards"]
+                elif "cards" in decision:
+                    decision["cards"] = [_with_text(game, card) if "kind" not in card else card
+                                         for card in decision["cards"]]
+                    if texts:
+                        _add_texts(decision["cards"], texts)
+                out["decision"] = decision
+            out["offers"] = [o.data() for o in state.offers if viewer in (o.by, o.to)]
+        if result is not None:
+            out["result"] = result
+        out_all[viewer] = out
+    return out_all
 
 
 def _provision_texts(game: "Game") -> dict:
@@ -100,21 +127,12 @@ def _provision_texts(game: "Game") -> dict:
     return game.rules.provision_texts
 
 
-def _add_texts(out: dict, texts: dict) -> None:
-    """Every provision card the view shows (hands, fronts, a decision's cards) with its text."""
-    lists = []
-    for entry in out["characters"].values():
-        lists.append(entry["front"])
-        if "hand" in entry:
-            lists.append(entry["hand"])
-    decision = out.get("decision")
-    if decision and "cards" in decision:
-        lists.append(decision["cards"])
-    for cards in lists:
-        for card in cards:
-            kind = card.get("kind")
-            if kind in texts and "overboard" not in card:
-                card["text"] = dict(texts[kind])
+def _add_texts(cards: list, texts: dict) -> None:
+    """Each provision card of ``cards`` (a hand, a front, a decision's cards) with its text."""
+    for card in cards:
+        kind = card.get("kind")
+        if kind in texts and "overboard" not in card:
+            card["text"] = dict(texts[kind])
 
 
 def _with_text(game: "Game", card: dict) -> dict:

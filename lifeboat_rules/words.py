@@ -1131,15 +1131,59 @@ class FeedReader:
 
     def read(self) -> list:
         """The new entries: ``[{"index", "text"}]``."""
-        log = self.game.log
-        if self.upto >= len(log):
+        if self.upto >= len(self.game.log):
             return []
+        return self._tell(self.game.events_for(self.viewer, self.upto))
+
+    def _tell(self, events: list) -> list:
         start = self.upto
-        told = self._feed.entries(self.game.events_for(self.viewer, start), start, self._last)
+        told = self._feed.entries(events, start, self._last)
         self.upto = self._feed.stopped    # passes the log ends on are read again next time
         if told:
             self._last = told[-1]["text"]
         return told
+
+    def _memory(self) -> tuple:
+        """What the reader remembers (a copy): where it is, the last entry it told, and the
+        turn's request and fight as the feed follows them. Its words are made from this and
+        the events it reads, and from nothing else of its viewer's."""
+        feed = self._feed
+        return (self.upto, self._last, dict(feed.request),
+                {side: list(members) for side, members in feed.sides.items()}, feed.won)
+
+    def _recall(self, memory: tuple) -> None:
+        feed = self._feed
+        self.upto, self._last, request, sides, feed.won = memory
+        feed.request = dict(request)
+        feed.sides = {side: list(members) for side, members in sides.items()}
+
+    @staticmethod
+    def read_all(readers: list) -> list:
+        """``[reader.read() for reader in readers]``, each stretch of new events worded once
+        for the readers of one game and language that remember the same (``_memory``) and are
+        shown the same events (``events_for``: a reader shown a field another is not words
+        its own). Those readers' entries are the same by construction, so a front end that
+        reads every seat's feed after each move words a public move once, not once a seat."""
+        out: list = []
+        worded: list = []    # (game, lang, memory before, events, entries, memory after)
+        for reader in readers:
+            game = reader.game
+            if reader.upto >= len(game.log):
+                out.append([])
+                continue
+            events = game.events_for(reader.viewer, reader.upto)
+            lang = reader._feed.lang
+            before = reader._memory()
+            for other in worded:
+                if other[0] is game and other[1] == lang and other[2] == before and other[3] == events:
+                    reader._recall(other[5])
+                    out.append([dict(entry) for entry in other[4]])
+                    break
+            else:
+                told = reader._tell(events)
+                worded.append((game, lang, before, events, told, reader._memory()))
+                out.append([dict(entry) for entry in told])
+        return out
 
 
 class _Feed(_Words):

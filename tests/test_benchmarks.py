@@ -68,3 +68,13 @@ def test_adapters_prints_the_ratios():
 def test_feed_lines_compares_the_feed_with_every_event_worded():
     out = run("benchmarks/feed_lines.py", "1")
     assert "feed / events:" in out and "repeat the line before" in out
+
+
+def test_web_parts_prints_the_work_of_a_move_by_part():
+    """benchmarks/web_parts.py: the web table's work for a move in one process (web extra)."""
+    pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
+    out = run("benchmarks/web_parts.py", "--games", "1")
+    assert "ms of CPU a move" in out
+    parts = {line.strip().rsplit(" ", 2)[0].strip() for line in out.splitlines() if line.startswith("  ")}
+    for part in ("buttons", "feed", "write to the file", "views", "diff", "engine apply"):
+        assert part in parts, (part, out)

@@ -3,8 +3,8 @@ and one WebSocket per open page for the game itself (the protocol is in docs/web
 
 Nothing one client does may hold up another: every page has its own sender with a bounded
 queue (a page that stops reading is sent the newest state when it reads again, or is
-disconnected), every game has its own lock and the games' work runs on a pool of threads, and
-the bots think on a pool of their own. Every limit is a field of ``Limits``.
+disconnected), every game has its own lock, what may take long (a whole state, a game read
+back from the file) runs on a pool of threads, and the bots think on a pool of their own. Every limit is a field of ``Limits``.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Limits:
     bots_done_expiry: float = 3600.0    # seconds a finished game of bots only is kept
     bots_done_kept: int = 20        # finished games of bots only kept at most
     bot_threads: int = 2            # threads the bots think on, for all games
-    table_threads: int = 4          # threads the games' moves and states are made on
+    table_threads: int = 4          # threads pages' whole states, new games and games read back are made on
     sweep_every: float = 60.0       # seconds between two sweeps of expired games
 
 
@@ -181,9 +181,9 @@ class Server:
         self.limits = limits
         self.hall = Hall(Store(db), max_games=max_games, max_bot_games=limits.bots_only_games,
                          **hall_options)
-        # Each game's calls come one at a time (its room's lock); different games' calls run
-        # side by side on these threads, and bots think on their own ones, so that a bot
-        # that thinks long holds up its own game only.
+        # Each game's calls come one at a time (its room's lock); what may take long (a whole
+        # state, a game read back) runs on these threads, different games' side by side, and
+        # bots think on their own ones, so that a bot that thinks long holds up its own game only.
         self.pool = ThreadPoolExecutor(max_workers=limits.table_threads, thread_name_prefix="lifeboat-table")
         self.bot_pool = ThreadPoolExecutor(max_workers=limits.bot_threads, thread_name_prefix="lifeboat-bots")
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
@@ -490,7 +490,7 @@ class Server:
             self._want(conn, full=True)
 
     def _manage(self, conn: Connection, op, seat, bot) -> None:
-        """The host's change (on a table thread); a page whose host link it replaced goes on
+        """The host's change; a page whose host link it replaced goes on
         with the new one."""
         token = self.hall.manage(conn.pass_, op, seat, bot)
         if token is not None:
@@ -498,19 +498,23 @@ class Server:
 
     # ------------------------------------------------------------------ changes and states
     #
-    # A page's new state is made on a table thread under its game's lock, in the same turn as
-    # the change that calls for it, unless the page has one waiting to be sent, or is making
-    # its own (a look, a language, a refusal's fresh state): then it makes the newest one
-    # itself once the one waiting has left. So a page that reads slowly costs one state, not
-    # one a move, and never holds up another.
+    # A change (a move, a seat handed over) is made and written to the file under its game's
+    # lock, and then every page's new state, here on the event loop's thread: unless the page
+    # has one waiting to be sent, or is making its own (a look, a language, a refusal's fresh
+    # state): then it makes the newest one itself once the one waiting has left. So a page that
+    # reads slowly costs one state, not one a move, and never holds up another. (Here rather
+    # than on a table thread: a move and its diffs are a millisecond or two of Python, and
+    # handing them to a thread under the one interpreter lock cost more than making them.
+    # What may take longer runs on the table threads: a page's whole state, a game read back
+    # from the file, a new game; the bots think on threads of their own.)
 
     async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
-        """``call(*args)`` on a table thread under the game's lock, then every page's state;
-        the page ``conn`` gets ``ref`` back with its state. The bots play next if one must
-        decide (asked on that thread: a game without a bot to move costs no more threads)."""
+        """``call(*args)`` under the game's lock, then every page's state; the page ``conn``
+        gets ``ref`` back with its state. The bots play next if one must decide."""
         pages = list(room.pages)
         async with room.lock:
-            made, later, bots = await self._run(self.pool, self._call_then_states, call, args, pages, conn, ref)
+            call(*args)
+            made, later, bots = self._states_after(pages, conn, ref)
         self._deliver(room, made, later)
         self._schedule(room)
         if bots:
@@ -522,11 +526,10 @@ class Server:
         if not pages:
             return
         async with room.lock:
-            made, later = await self._run(self.pool, self._states, pages)
+            made, later = self._states(pages)
         self._deliver(room, made, later)
 
-    def _call_then_states(self, call, args, pages, conn, ref) -> tuple:
-        call(*args)
+    def _states_after(self, pages, conn, ref) -> tuple:
         if ref is not None:
             conn.ref = ref          # (here, so that no state made before the move carries it)
         made, later = self._states(pages)
@@ -564,7 +567,7 @@ class Server:
         conn.wake.set()
 
     def _state(self, conn: Connection, full: bool):
-        """The JSON text of ``conn``'s new state (on a table thread, under the game's lock);
+        """The JSON text of ``conn``'s new state (under the game's lock);
         a ``Refusal`` if its link no longer works."""
         try:
             pass_ = self.hall.enter(conn.pass_.token)     # a replaced link is cut off here
@@ -608,7 +611,10 @@ class Server:
                         conn.making = True
                         try:
                             async with room.lock:
-                                made = await self._run(self.pool, self._state, conn, full)
+                                # a page's first state, or one after a look or a language,
+                                # holds its whole feed: made on a table thread
+                                made = (await self._run(self.pool, self._state, conn, full)
+                                        if full or conn.version == 0 else self._state(conn, False))
                         finally:
                             conn.making = False
                         if isinstance(made, Refusal):

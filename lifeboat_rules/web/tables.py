@@ -133,7 +133,8 @@ class Table:
         for action in legal:
             label, after = None, None
             if stage is not None:       # a fight's buttons depend on its sides: worded anew
-                after = self._strength_after(action)
+                after = (stage.get("strength") if self._strength_unchanged(action, stage, view)
+                         else self._strength_after(action))
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
                 words_key = _key(action, places)
@@ -169,7 +170,14 @@ class Table:
         size = len(self.game.log)
         cached = self._views.get(viewer)
         if cached is None or cached[0] != size:
-            cached = self._views[viewer] = (size, self.game.view(viewer))
+            # every viewer shown before is shown again after a move: their views are made
+            # together (``Game.views``), the parts they see alike once
+            behind = [v for v, (at, _) in self._views.items() if at != size]
+            if viewer not in self._views:
+                behind.append(viewer)
+            for shown, made in self.game.views(behind).items():
+                self._views[shown] = (size, made)
+            cached = self._views[viewer]
         return cached[1]
 
     def legal(self, seat: str) -> list:
@@ -180,6 +188,24 @@ class Table:
         if cached is None or cached[0] != size:
             cached = self._legal[seat] = (size, self.game.legal_actions(seat))
         return cached[1]
+
+    def _strength_unchanged(self, action: dict, stage: dict, view: dict) -> bool:
+        """Whether ``action`` is a play that leaves the fight's strengths as they are, known
+        without a copy of the game: the base count (R-FIGHT-3: the members' sizes and the
+        weapons face up in front of them; no ``lifeboat_strength`` hook, no plugin from
+        outside the library), and a player outside the fight or a card that is no weapon.
+        (tests/test_web_speed.py checks the buttons against those made with the copy.)"""
+        if action["type"] != "play":
+            return False
+        rules = self.game.rules
+        if rules.strength_hook is not None or rules.guarded:
+            return False
+        by = action.get("by")
+        if by not in stage.get("attackers", ()) and by not in stage.get("defenders", ()):
+            return True
+        hand = ((view.get("characters") or {}).get(by) or {}).get("hand", ())
+        kind = next((c.get("kind") for c in hand if c.get("id") == action.get("card")), None)
+        return kind is not None and not self.weapons().get(kind)
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
@@ -240,14 +266,19 @@ class Table:
         entry = self._feeds.get((viewer, lang))
         if entry is None:
             entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
-                                                   "lines": [], "told_at": []}
-        lines, told_at = entry["lines"], entry["told_at"]
+                                                   "lines": [], "told_at": [], "read_at": -1}
         size = len(self.game.log)
-        for told in entry["reader"].read():
-            lines.append((told["index"], self.round_at(told["index"]), told["text"]))
-            told_at.append(size)          # the log's length when it was told
-        start = bisect.bisect_right(told_at, since) if since else 0
-        return [{"i": i, "round": r, "text": text} for i, r, text in lines[start:]]
+        if entry["read_at"] != size:
+            # every feed kept is brought up to date at once: a move all its viewers are shown
+            # alike is worded once (``FeedReader.read_all``), not once a page
+            behind = [e for e in self._feeds.values() if e["read_at"] != size]
+            for caught, told in zip(behind, lr_words.FeedReader.read_all([e["reader"] for e in behind])):
+                caught["read_at"] = size
+                for line in told:
+                    caught["lines"].append((line["index"], self.round_at(line["index"]), line["text"]))
+                    caught["told_at"].append(size)          # the log's length when it was told
+        start = bisect.bisect_right(entry["told_at"], since) if since else 0
+        return [{"i": i, "round": r, "text": text} for i, r, text in entry["lines"][start:]]
 
     def round_at(self, index: int) -> int:
         """The round the log entry ``index`` belongs to (0 before the first): the rounds'
