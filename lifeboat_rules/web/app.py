@@ -4,7 +4,8 @@ and one WebSocket per open page for the game itself (the protocol is in docs/web
 Nothing one client does may hold up another: every page has its own sender with a bounded
 queue (a page that stops reading is sent the newest state when it reads again, or is
 disconnected), every game has its own lock, what may take long (a whole state, a game read
-back from the file) runs on a pool of threads, and the bots think on a pool of their own. Every limit is a field of ``Limits``.
+back from the file) runs on a pool of threads, and the bots think on a pool of their own.
+Every limit is a field of ``Limits``.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ class Limits:
     bots_done_expiry: float = 3600.0    # seconds a finished game of bots only is kept
     bots_done_kept: int = 20        # finished games of bots only kept at most
     bot_threads: int = 2            # threads the bots think on, for all games
-    table_threads: int = 4          # threads pages' whole states, new games and games read back are made on
+    # threads that pages' whole states, new games and games read back are made on
+    table_threads: int = 4
     sweep_every: float = 60.0       # seconds between two sweeps of expired games
 
 
