@@ -279,7 +279,6 @@ class Tensors:
         self.views: list = []       # each row
         self.roster: tuple = ()     # the characters in play, as written
         self.members: list = []     # (character, where its block starts)
-        self.where: dict = {}       # the same, as a dict
         self.blocks: dict = {}      # character: what its block's parts were written from
         self.pending: set = set()   # who was pending, as written
         self.seats: list = []
@@ -358,7 +357,6 @@ class Tensors:
             start, block = encoder.part["characters"], encoder.block
             self.members = [(who, start + encoder.char_index[who] * block)
                             for who in self.roster if who in encoder.char_index]
-            self.where = dict(self.members)
             self.blocks = dict.fromkeys(self.roster, UNWRITTEN)
             self.mine = [[UNWRITTEN] * 5 for _ in state.seats]
             self.player = {who: i for i, who in enumerate(state.seats)}
@@ -385,7 +383,7 @@ class Tensors:
         (None: any may have changed)."""
         blocks, characters = self.blocks, table.characters
         written = 0
-        members = self.members
+        members = self.block        # the characters whose blocks are looked at: all
         named = None
         quiet = False       # only events that change no board and no stage since the last time
         touched = recall.touched
@@ -397,8 +395,7 @@ class Tensors:
             # the record's last update began elsewhere, all)
             named, quiet = touched[2], touched[3]
             if named is not None:
-                where = self.where
-                members = [(who, where[who]) for who in named if who in where] if named else ()
+                members = [who for who in named if who in self.block] if named else ()
                 # who is pending changed for others too: their pending flag alone (the last
                 # of a block's flags)
                 if pending != self.pending:
@@ -418,7 +415,7 @@ class Tensors:
             self.pending = set(pending)
         if members:
             at, kinds, block = self.at, table.table.kinds, self.block
-            for who, _ in members:
+            for who in members:
                 ch = characters[who]
                 # a block in three parts, each written when what it shows changed: the flags
                 # (who is pending among them), the seat, the front (by card ids: the same game
@@ -460,23 +457,7 @@ class Tensors:
                 common["current"][...] = encoder.current(table)
                 written += 1
         if not quiet or top is not self.top:
-            # the stage as everyone sees it; a stage of the package's own that the part
-            # shows as zeros (a turn, a pick...: ``silent``) is not asked
-            stage = None
-            if top is not None:
-                silent = SILENT.get(type(top))
-                if silent is None:
-                    stage = top.public(game)
-                    silent = (stage or {}).get("kind") not in encoder.STAGE_KINDS and \
-                        type(top).__module__.startswith(PACKAGE)
-                    if silent:
-                        SILENT[type(top)] = True
-                    elif type(top).__module__.startswith(PACKAGE):
-                        SILENT[type(top)] = False
-                elif not silent:
-                    stage = top.public(game)    # a new dict (a view's part)
-                if silent:
-                    stage = None
+            stage = _shown_stage(game, top, encoder)
             self.top = top
             key = encoder.stage_key(stage)
             if self.stage is UNWRITTEN or self.stage != key:
@@ -598,6 +579,19 @@ class Tensors:
             self.records = dict(private)
         self.deciding, self.shown, self.staged = deciding, shown, top is None
         self.written += written
+
+
+def _shown_stage(game, top, encoder: Encoder):
+    """The public part of ``top`` (the stage on top, or None) as the ``stage`` part needs it:
+    None for a stage of the package's own whose kind the part shows as zeros (a turn, a
+    pick...), which is not asked (``SILENT``, learnt when such a stage is first met)."""
+    if top is None or SILENT.get(type(top)):
+        return None
+    stage = top.public(game)            # a new dict (a view's part)
+    kind = type(top)
+    if kind not in SILENT and kind.__module__.startswith(PACKAGE):
+        SILENT[kind] = (stage or {}).get("kind") not in encoder.STAGE_KINDS
+    return stage
 
 
 UNPACK = struct.Struct(f">{DIGEST_WORDS}H").unpack
