@@ -82,11 +82,17 @@ def test_the_recipient_cannot_follow_the_card_it_was_shown():
     assert sorted(kinds[c] for c in same.state.characters["lady_lauren"].hand) == ["cash"]
 
 
-def test_an_offer_of_the_last_such_card_cannot_be_carried_out_once_it_is_gone():
+def water_offered():
+    """Lady Lauren's open offer of her water to Sir Stephen: (the game, the water's id)."""
     game = position(hand={"lady_lauren": ["water", "cash"]})
     water = game.state.characters["lady_lauren"].hand[0]
     game.apply({"by": "lady_lauren", "type": "offer", "to": "sir_stephen", "give": [water],
                 "take": []})
+    return game, water
+
+
+def test_an_offer_of_the_last_such_card_cannot_be_carried_out_once_it_is_gone():
+    game, water = water_offered()
     game.apply({"by": "lady_lauren", "type": "offer", "to": "the_kid", "give": ["water"],
                 "take": []})
     game.apply({"by": "the_kid", "type": "accept_offer", "offer": "o2"})
@@ -156,10 +162,7 @@ def test_an_unmarked_offer_gives_an_unmarked_card():
 
 
 def test_a_version_3_save_with_an_open_offer_is_read_with_kinds():
-    game = position(hand={"lady_lauren": ["water", "cash"]})
-    water = game.state.characters["lady_lauren"].hand[0]
-    game.apply({"by": "lady_lauren", "type": "offer", "to": "sir_stephen", "give": [water],
-                "take": []})
+    game, water = water_offered()
     old = copy.deepcopy(game.to_dict())
     assert old["version"] == saving.VERSION == 4
     old["version"] = 3
@@ -173,10 +176,7 @@ def test_a_version_3_save_with_an_open_offer_is_read_with_kinds():
 
 
 def test_a_saved_offer_must_name_kinds():
-    game = position(hand={"lady_lauren": ["water", "cash"]})
-    water = game.state.characters["lady_lauren"].hand[0]
-    game.apply({"by": "lady_lauren", "type": "offer", "to": "sir_stephen", "give": [water],
-                "take": []})
+    game, water = water_offered()
     data = copy.deepcopy(game.to_dict())
     data["state"]["offers"][0]["give"] = [water]
     try:
