@@ -1,19 +1,21 @@
 """Load on one web table process (issue #9): prints, never asserts.
 
-    python benchmarks/web_load.py [--games N] [--seconds S] [--max-moves M]
+    python benchmarks/web_load.py [--games N] [--seconds S] [--max-moves M] [--rounds R]
 
-Starts ``lifeboat-rules serve`` on 127.0.0.1 (a free port, a temporary SQLite file), creates N
-games of 4 seats each played through links, and connects one WebSocket client per seat (4N in
-all) that, as the table page does, takes its states as changes (docs/web.md: a whole state, then
-diffs it applies) and answers every decision of its seat at once with a random choice. The run is bounded
-in time (S seconds) and moves (M); games that end are not replaced. It prints the moves per
-second the server applied, the time from a move to its answer (median, 95th percentile), the
-refusals by reason, the server's CPU time per move (user + system, from /proc) and, measured in
-the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
-the same ruleset) with the ratio of the two, and the moves per second of the library alone
-doing a move, a view, ``to_dict``, JSON and a SQLite commit, and the machine's load average
-(the clients and any other work share it with the server). Only loopback traffic; the server
-is stopped at the end.
+R rounds (5 unless told), each with a fresh server: starts ``lifeboat-rules serve`` on 127.0.0.1
+(a free port, a temporary SQLite file), creates N games of 4 seats each played through links,
+and connects one WebSocket client per seat (4N in all) that, as the table page does, takes its
+states as changes (docs/web.md: a whole state, then diffs it applies) and answers every
+decision of its seat at once with a random choice (a move refused as ``too_fast`` is sent again
+a moment later). A round is bounded in time (S seconds) and moves (M); games that end are not
+replaced. Over all rounds it prints the moves per second the server applied, the time from a
+move to its answer (median, 95th percentile), the refusals by reason, the server's CPU time per
+move (user + system, from /proc; and each round's) and, measured in the same run as
+references, the CPU time of the engine's own ``apply`` per move (random play of the same
+ruleset) with the ratio of the two, and the moves per second of the library alone doing a
+move, a view, ``to_dict``, JSON and a SQLite commit, and the machine's load average (the
+clients and any other work share it with the server). Only loopback traffic; each server is
+stopped at the end of its round.
 """
 
 from __future__ import annotations
@@ -32,10 +34,27 @@ import tempfile
 import time
 import urllib.request
 
+import orjson
 import websockets
 
 import lifeboat_rules as lr
-from lifeboat_rules.web.changes import apply_changes
+
+
+def apply_in_place(state: dict, diff: dict) -> dict:
+    """``diff`` applied to ``state`` itself, as ``changes.apply_changes`` does to a copy (a
+    client that keeps no older state need not copy it: the clients stay light, and the machine
+    is the server's)."""
+    for path in diff["del"]:
+        parent = state
+        for key in path[:-1]:
+            parent = parent[key]
+        del parent[path[-1]]
+    for path, value in diff["set"]:
+        parent = state
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = value
+    return state
 
 
 def free_port() -> int:
@@ -68,7 +87,7 @@ async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
         held = None
         while time.monotonic() < deadline and stats["moves"] < max_moves:
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
+                message = orjson.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 break
             if message["type"] == "diff":
@@ -77,7 +96,7 @@ async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
                         await ws.send(json.dumps({"type": "resync"}))
                     held = None
                     continue
-                message = held = apply_changes(held, message)
+                message = held = apply_in_place(held, message)
             elif message["type"] == "state":
                 held = message
             if sent_at is not None and message.get("ref") == number:
@@ -86,6 +105,10 @@ async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
                 if message["type"] == "refused":
                     code = message["code"]
                     stats["refused"][code] = stats["refused"].get(code, 0) + 1
+                    if code == "too_fast" and held is not None:
+                        # faster than a page may send (Limits.rate): a moment, then again
+                        await asyncio.sleep(0.1)
+                        message = held
                 else:
                     stats["moves"] += 1
             if message["type"] != "state" or sent_at is not None:
@@ -155,13 +178,14 @@ def library_reference(moves: int, db_path: str) -> float:
     return done / elapsed
 
 
-async def run(args) -> None:
-    folder = tempfile.mkdtemp(prefix="lifeboat-load-")
+async def one_round(args, folder: str, number: int) -> dict:
+    """One server, its games played to the bounds; what it did."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     ws_url = f"ws://127.0.0.1:{port}/ws"
     server = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--port", str(port),
-                               "--db", os.path.join(folder, "load.sqlite3"), "--max-games", str(args.games)],
+                               "--db", os.path.join(folder, f"load-{number}.sqlite3"),
+                               "--max-games", str(args.games)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(300):
@@ -171,39 +195,53 @@ async def run(args) -> None:
             except OSError:
                 time.sleep(0.1)
         links = []
-        for number in range(args.games):
-            created = post(base + "/api/games", {"ruleset": "classic", "players": 4, "seed": number,
-                                                 "seats": ["link"] * 4})
+        for game in range(args.games):
+            created = post(base + "/api/games", {"ruleset": "classic", "players": 4,
+                                                 "seed": number * args.games + game, "seats": ["link"] * 4})
             links.append(await seat_links(ws_url, created["host"]))
         stats = {"moves": 0, "latency": [], "refused": {}}
-        load_before = os.getloadavg()[0]
         cpu_before = cpu_seconds(server.pid)
         began = time.monotonic()
         deadline = began + args.seconds
-        rng = random.Random(7)
+        rng = random.Random(7 + number)
         await asyncio.gather(*(player(ws_url, seat, token, random.Random(rng.random()), stats, deadline,
                                       args.max_moves)
                                for game in links for seat, token in game.items()))
-        elapsed = time.monotonic() - began
+        stats["elapsed"] = time.monotonic() - began
         cpu_after = cpu_seconds(server.pid)
+        stats["cpu"] = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     finally:
         server.terminate()
         server.wait(timeout=20)
-    rate = stats["moves"] / elapsed
-    latency = sorted(stats["latency"]) or [0.0]
-    reference = library_reference(min(max(stats["moves"], 200), 3000), os.path.join(folder, "ref.sqlite3"))
-    apply_cpu = apply_reference(min(max(stats["moves"], 2000), 20_000))
+    return stats
+
+
+async def run(args) -> None:
+    folder = tempfile.mkdtemp(prefix="lifeboat-load-")
+    load_before = os.getloadavg()[0]
+    rounds = [await one_round(args, folder, number) for number in range(args.rounds)]
+    moves = sum(r["moves"] for r in rounds)
+    elapsed = sum(r["elapsed"] for r in rounds)
+    latency = sorted(x for r in rounds for x in r["latency"]) or [0.0]
+    refused: dict = {}
+    for r in rounds:
+        for code, n in r["refused"].items():
+            refused[code] = refused.get(code, 0) + n
+    reference = library_reference(min(max(moves, 200), 3000), os.path.join(folder, "ref.sqlite3"))
+    apply_cpu = apply_reference(min(max(moves, 2000), 20_000))
+    rate = moves / elapsed
     print(f"load average (1 minute) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
-    print(f"{args.games} simultaneous games, {4 * args.games} WebSocket clients, {elapsed:.1f} s: "
-          f"{stats['moves']} moves, {rate:.0f} moves/s through the server")
+    print(f"{args.rounds} rounds of {args.games} simultaneous games, {4 * args.games} WebSocket clients, "
+          f"{elapsed:.1f} s: {moves} moves, {rate:.0f} moves/s through the server")
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
           f"95th percentile {1000 * latency[int(0.95 * (len(latency) - 1))]:.1f} ms")
-    print(f"refusals: {stats['refused'] or 'none'}")
-    if cpu_before is not None and cpu_after is not None and stats["moves"]:
-        busy = cpu_after - cpu_before
-        per_move = busy / stats["moves"]
-        print(f"server CPU: {busy:.1f} s, {1000 * per_move:.2f} ms a move "
-              f"(the clients share the machine: {stats['moves'] / busy:.0f} moves per server CPU second)")
+    print(f"refusals: {refused or 'none'}")
+    if all(r["cpu"] is not None for r in rounds) and moves:
+        busy = sum(r["cpu"] for r in rounds)
+        per_move = busy / moves
+        each = ", ".join(f"{1000 * r['cpu'] / r['moves']:.2f}" for r in rounds if r["moves"])
+        print(f"server CPU: {busy:.1f} s, {1000 * per_move:.2f} ms a move (rounds: {each}; "
+              f"the clients share the machine: {moves / busy:.0f} moves per server CPU second)")
         print(f"engine apply alone: {1000 * apply_cpu:.3f} ms a move; "
               f"server CPU per move / engine apply = {per_move / apply_cpu:.1f}")
     print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
@@ -215,9 +253,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--max-moves", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    if not (1 <= args.games <= 200 and 0 < args.seconds <= 600 and args.max_moves > 0):
-        parser.error("bounds: 1..200 games, at most 600 seconds")
+    if not (1 <= args.games <= 200 and 0 < args.seconds <= 600 and args.max_moves > 0
+            and 1 <= args.rounds <= 50):
+        parser.error("bounds: 1..200 games, at most 600 seconds, 1..50 rounds")
     asyncio.run(run(args))
 
 

@@ -454,10 +454,11 @@ def test_a_page_sending_too_fast_is_refused_and_nothing_changes(db):
             for _ in range(3):                       # the burst: answered
                 send(ws, {"type": "lang", "lang": "zh"})
                 assert receive(ws)["type"] == "state"
-            send(ws, {"type": "move", "seat": seat, "offer": state["offer"],
+            send(ws, {"type": "move", "seat": seat, "offer": state["offer"], "ref": "m1",
                       "action": state["choices"][0]["action"]})
             answer = receive(ws)
             assert answer["code"] == "too_fast" and labels.UI["zh"]["err_too_fast"] in answer["message"]
+            assert answer["ref"] == "m1"       # the page knows which move did not happen
         assert saved(db) == before
 
 

@@ -387,7 +387,10 @@ class Server:
                 if message is None:
                     break
                 if conn.too_fast():
-                    message = Refusal("too_fast", f"at most {limits.rate:g} messages a second")
+                    # its ``ref`` back with it: the page knows which of its moves it was
+                    self._refuse(room, conn, Refusal("too_fast", f"at most {limits.rate:g} messages a second"),
+                                 _ref(message))
+                    continue
                 await self._handle(room, conn, message)
         except WebSocketDisconnect:
             pass
@@ -436,9 +439,7 @@ class Server:
             self._queue(room, conn, message.message(conn.lang))
             return
         kind = message["type"]
-        ref = message.get("ref")
-        if not (ref is None or (type(ref) in (str, int) and len(str(ref)) <= 64)):
-            ref = None          # a move's ``ref`` comes back with its answer (docs/web.md)
+        ref = _ref(message)
         try:
             if kind == "move":
                 await self._change(room, conn, ref, self.hall.move, conn.pass_, message.get("seat"),
@@ -475,20 +476,14 @@ class Server:
             else:
                 raise Refusal("malformed", f"unknown message type {kind[:40]!r}")
         except Refusal as refusal:
-            answer = refusal.message(conn.lang)
-            if ref is not None:
-                answer["ref"] = ref
-            self._queue(room, conn, answer)
+            self._refuse(room, conn, refusal, ref)
             if refusal.code == "stale":        # the newer state: what changed since the last
                 self._want(conn)
             elif refusal.code in ("illegal", "over", "not_saved"):
                 self._want(conn, full=True)
         except Exception:     # a fault of ours: say so, keep the connection and the game
             log.exception("while handling a %s message", kind)
-            answer = Refusal("internal").message(conn.lang)
-            if ref is not None:
-                answer["ref"] = ref
-            self._queue(room, conn, answer)
+            self._refuse(room, conn, Refusal("internal"), ref)
             self._want(conn, full=True)
 
     def _manage(self, conn: Connection, op, seat, bot) -> None:
@@ -637,6 +632,13 @@ class Server:
             if not isinstance(exc, (OSError, RuntimeError, WebSocketDisconnect)):
                 log.exception("while sending to a page of game %s", room.game_id)
             await self._cut(room, conn, Refusal("internal"), send=False)
+
+    def _refuse(self, room: Room, conn: Connection, refusal: Refusal, ref) -> None:
+        """``refusal`` for ``conn``, with the ``ref`` of the message it refuses (if any)."""
+        answer = refusal.message(conn.lang)
+        if ref is not None:
+            answer["ref"] = ref
+        self._queue(room, conn, answer)
 
     def _queue(self, room: Room, conn: Connection, message: dict) -> None:
         """A message for ``conn`` (a refusal); a page with ``Limits.queue`` of them unsent
@@ -788,6 +790,13 @@ _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "mal
 
 def _refused(refusal: Refusal, status: int) -> Response:
     return JSONResponse(refusal.message(), status_code=status)
+
+
+def _ref(message):
+    """A message's ``ref`` (a string or number of at most 64 characters), which comes back
+    with its answer (docs/web.md); None if it has none or another."""
+    ref = message.get("ref") if type(message) is dict else None
+    return ref if ref is None or (type(ref) in (str, int) and len(str(ref)) <= 64) else None
 
 
 def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits: Limits | None = None,

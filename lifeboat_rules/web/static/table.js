@@ -48,7 +48,12 @@
     };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "refused") showRefusal(message.message);
+      if (message.type === "refused") {
+        showRefusal(message.message);
+        // a refused move changed nothing: its buttons work again (a refusal that comes with
+        // a fresh state, as a stale move's does, draws them anew anyway)
+        for (const b of document.querySelectorAll("button.choice")) if (!b.dataset.offline) b.disabled = false;
+      }
       else if (message.type === "state") { held = message; retries = 0; render(Object.assign({}, held)); setOnline(true); }
       else if (message.type === "diff") {
         // the state as changes to the one this page holds; one it does not hold: ask again
