@@ -84,6 +84,8 @@ def test_a_diff_takes_a_state_to_the_next_and_carries_only_the_next_ones_values(
             continue
         diff = changes(old, new)
         assert apply_changes(old, diff) == new
+        # as JSON too, where 1 and true, 0 and false differ (Python finds them equal)
+        assert json.dumps(apply_changes(old, diff), sort_keys=True) == json.dumps(new, sort_keys=True)
         assert json.loads(json.dumps(diff)) == diff          # JSON as it is
         for path, value in diff["set"]:
             assert _at(new, path) == value                   # a value of the new state, where it is

@@ -30,7 +30,7 @@ except ImportError:       # pragma: no cover
     fcntl = None
 
 SCHEMA_VERSION = 2
-SNAPSHOT_EVERY = 64       # actions between two snapshots of a game
+SNAPSHOT_EVERY = 256      # actions between two snapshots of a game (most games: only at the end)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

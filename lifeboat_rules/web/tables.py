@@ -104,7 +104,8 @@ class Table:
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
         self._legal: dict = {}             # seat -> (log length, its legal moves then)
         self._views: dict = {}             # viewer -> (log length, its view then)
-        self._decisions: dict = {}         # (seat, lang) -> (log length, its decision in words)
+        self._decisions: dict = {}         # (seat, kind, lang) -> its decision in words
+        self._stage_texts: dict = {}       # (viewer or None, lang) -> (stage, view, in words)
         self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
         self.unsnapped = 0                 # actions saved since the file's snapshot
 
@@ -156,13 +157,32 @@ class Table:
 
     def decision_text(self, decision, lang: str) -> str:
         """``decision`` (one of the game's pending decisions) in words for its seat, worded
-        once per position."""
-        size = len(self.game.log)
-        key = (decision.by, lang)
-        cached = self._decisions.get(key)
-        if cached is None or cached[0] != size:
-            cached = self._decisions[key] = (size, labels.describe(decision, self.game, lang, decision.by))
-        return cached[1]
+        once per seat, kind of decision and language: the library words a decision from its
+        seat and kind alone, with the content's words (``words.describe_decision``)."""
+        key = (decision.by, str(decision.kind), lang)
+        text = self._decisions.get(key)
+        if text is None:
+            text = self._decisions[key] = labels.describe(decision, self.game, lang, decision.by)
+        return text
+
+    def stage_text(self, view: dict, viewer, lang: str) -> str | None:
+        """The view's stage in words (``labels.stage_words``, a fight's ``fight_words``),
+        worded once for every page shown that stage: a stage other than a fight is worded
+        from it alone, a fight for each viewer from its view (both read only and made anew
+        for each position, so the same object is the same stage)."""
+        stage = view.get("stage")
+        fight = (stage or {}).get("kind") == "fight"
+        key = (viewer, lang) if fight else (None, lang)
+        cached = self._stage_texts.get(key)
+        if cached is not None and cached[0] is stage and (not fight or cached[1] is view):
+            return cached[2]
+        names = self.names(lang)
+        if fight:
+            text = labels.fight_words(stage, view, viewer, names, lang, self.robbed())
+        else:
+            text = labels.stage_words(stage, names, lang)
+        self._stage_texts[key] = (stage, view, text)
+        return text
 
     def view(self, viewer):
         """``game.view(viewer)``, made once per position however many pages show it (a
@@ -762,10 +782,7 @@ class Hall:
         names = table.names(lang)
         feed = table.feed(viewer, lang, since)
         stage = view.get("stage")
-        if (stage or {}).get("kind") == "fight":
-            stage_text = labels.fight_words(stage, view, viewer, names, lang, table.robbed())
-        else:
-            stage_text = labels.stage_words(stage, names, lang)
+        stage_text = table.stage_text(view, viewer, lang)
         out = {
             "type": "state", "game": table.game_id, "role": pass_.role, "lang": lang,
             "seat": viewer, "held": list(pass_.seats), "view": view,
