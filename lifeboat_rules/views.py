@@ -176,6 +176,28 @@ def events_for(game: "Game", viewer: str | None, since: int = 0) -> "list[Event]
     return out
 
 
+def events_alike(game: "Game", wanted: "Iterable[tuple[str | None, int]]") -> "list[list[Event]]":
+    """``[events_for(game, viewer, since) for viewer, since in wanted]``, where the viewers
+    shown a stretch of the log alike (the same ``since``, the same fields hidden at each of its
+    entries with a secret) share one list: read them only. (A front end that tells every seat
+    each new move makes the copy once, not once a seat: most moves hide nothing.)"""
+    log = game.log
+    secrets = game.secrets
+    made: dict = {}
+    out = []
+    for viewer, since in wanted:
+        _viewer(game, viewer)
+        if type(since) is not int or since < 0:
+            raise ValueError(f"since is a log index (0 or more), not {short(since)}")
+        shown = (since, tuple(secrets[index].hidden_from(viewer)
+                              for index in range(since, len(log)) if index in secrets))
+        events = made.get(shown)
+        if events is None:
+            events = made[shown] = events_for(game, viewer, since)
+        out.append(events)
+    return out
+
+
 def told(game: "Game", viewer: str | None) -> list:
     """The log as ``viewer`` may see it, like ``events_for(game, viewer)``, for reading only:
     entries with nothing hidden from the viewer are the log's own (events are never changed

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Union
 import yaml
 
 from .rng import card_id_ok
-from .views import redact
+from .views import events_alike, redact
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -1166,16 +1166,23 @@ class FeedReader:
         reads every seat's feed after each move words a public move once, not once a seat."""
         out: list = []
         worded: list = []    # (game, lang, memory before, events, entries, memory after)
+        behind = [r for r in readers if r.upto < len(r.game.log)]
+        shown: dict = {}     # id(reader) -> its events: one list for the readers shown alike
+        for game in {id(r.game): r.game for r in behind}.values():
+            mine = [r for r in behind if r.game is game]
+            for reader, events in zip(mine, events_alike(game, [(r.viewer, r.upto) for r in mine])):
+                shown[id(reader)] = events
         for reader in readers:
             game = reader.game
             if reader.upto >= len(game.log):
                 out.append([])
                 continue
-            events = game.events_for(reader.viewer, reader.upto)
+            events = shown[id(reader)]
             lang = reader._feed.lang
             before = reader._memory()
             for other in worded:
-                if other[0] is game and other[1] == lang and other[2] == before and other[3] == events:
+                if other[0] is game and other[1] == lang and other[2] == before and (
+                        other[3] is events or other[3] == events):
                     reader._recall(other[5])
                     out.append([dict(entry) for entry in other[4]])
                     break

@@ -9,9 +9,6 @@ new state and keys of the old one, so it tells a page nothing the whole state wo
 
 from __future__ import annotations
 
-from itertools import compress, filterfalse
-from operator import is_not, itemgetter, ne, or_
-
 
 def changes(old: dict, new: dict) -> dict:
     """{"set": [[path, value], ...], "del": [path, ...]} taking ``old`` to ``new`` (two JSON
@@ -24,26 +21,16 @@ def changes(old: dict, new: dict) -> dict:
 
 
 def _walk(old: dict, new: dict, path: list, put: list, drop: list) -> None:
-    # (without a Python step per key: most keys hold what they held, and the keys, their
-    # values and their values' types are compared in C; equal values of another type, such
-    # as 1 and True, differ in JSON)
-    if old.keys() == new.keys():
-        common = list(new)
-    else:
-        for key in filterfalse(new.__contains__, old):
+    for key in old:
+        if key not in new:
             drop.append(path + [key])
-        for key in filterfalse(old.__contains__, new):
-            put.append([path + [key], new[key]])
-        common = list(filter(old.__contains__, new))
-    if not common:
-        return
-    values = itemgetter(*common)
-    olds, news = values(old), values(new)
-    if len(common) == 1:
-        olds, news = (olds,), (news,)
-    for key in compress(common, map(or_, map(ne, olds, news),
-                                    map(is_not, map(type, olds), map(type, news)))):
-        before, value = old[key], new[key]
+    for key, value in new.items():
+        if key not in old:
+            put.append([path + [key], value])
+            continue
+        before = old[key]
+        if before is value or (before == value and type(before) is type(value)):
+            continue
         if type(before) is dict and type(value) is dict:
             _walk(before, value, path + [key], put, drop)
         else:

@@ -43,6 +43,9 @@ MAX_CHAT_PER_GAME = 2000    # messages kept with one game
 TIMERS = (0, 30, 60, 120, 300)   # the turn timers the creation page offers (seconds; 0: none)
 MAX_TIMER = 3600
 TIMEOUT_BOT = "heuristic"   # who plays a seat whose turn timer ran out
+# (ruleset, seat, lang) -> {an action's key: its button's words}, shared by the tables
+_LABELS: dict = {}
+
 # "Pass for me": the pass comes this many seconds after the seat became pending, drawn
 # uniformly, and drawn before (and whatever) the seat's hand holds, so that when it passes
 # tells nobody what it held (docs/web.md, "Pass for me").
@@ -100,7 +103,6 @@ class Table:
         self._weapons: dict | None = None
         self._rounds: list = []            # [(log index, round)] where each round begins
         self._rounds_upto = 0
-        self._labels: dict = {}            # (seat, lang) -> {action: its button's words}
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
         self._legal: dict = {}             # seat -> (log length, its legal moves then)
         self._views: dict = {}             # viewer -> (log length, its view then)
@@ -125,7 +127,9 @@ class Table:
         if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage:
             return cached[2]
         deciding = next((d.kind for d in game.pending if d.by == seat), None)
-        known = self._labels.setdefault((seat, lang), {})
+        # buttons' words are kept for every game of the ruleset (one object, loaded once):
+        # its games word an action alike
+        known = _LABELS.setdefault((game.ruleset, seat, lang), {})
         if len(known) > 4096:
             known.clear()
         names = self.names(lang)
@@ -843,9 +847,16 @@ def _key(action: dict, places: dict | None = None):
     """An action as a key: its fields, in the order the engine lists them (the same for every
     move of a type), each card named in ``places`` ({id: (kind, place)}) by its kind and
     place, a list as a tuple; as JSON when a field holds anything else."""
-    places = places or {}
-    key = tuple((k, tuple(places.get(x, x) for x in v) if type(v) is list else places.get(v, v))
-                for k, v in action.items())
+    get = (places or {}).get
+    values = action.values()
+    try:       # (most actions hold no list: their key is made in C)
+        key = (tuple(action), tuple(map(get, values, values)))
+        hash(key)
+        return key
+    except TypeError:
+        pass
+    key = (tuple(action), tuple(tuple(get(x, x) for x in v) if type(v) is list else get(v, v)
+                                for v in values))
     try:
         hash(key)
     except TypeError:
