@@ -108,14 +108,28 @@ def _lookup(table: dict, path: str):
 def fill(template: str, values: Mapping) -> str:
     """``template`` with each ``{name}`` replaced by ``values[name]`` (one pass: a value is
     never read as a template); an unknown placeholder is left as written."""
-    return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values
-                            else m.group(0), template)
+    pieces = _pieces(template)
+    if len(pieces) == 1:
+        return template
+    out = [pieces[0]]
+    for index in range(1, len(pieces), 2):     # a name, then the text up to the next one
+        name = pieces[index]
+        out.append(str(values[name]) if name in values else "{" + name + "}")
+        out.append(pieces[index + 1])
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _pieces(template: str) -> list:
+    """``template`` split at its placeholders: [text, name, text, name, ..., text], once per
+    template (the catalogs' few hundred, and the content's)."""
+    return _PLACEHOLDER.split(template)
 
 
 def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: object) -> str:
     """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
     ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
-    node = _lookup(catalog(lang), path)
+    node = _entry(language(lang), path)
     if node is None:
         raise KeyError(f"no words for {path!r}")
     if isinstance(node, dict):
@@ -130,7 +144,14 @@ def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: ob
 
 
 def has_text(path: str, lang: str = DEFAULT_LANG) -> bool:
-    return _lookup(catalog(lang), path) is not None
+    return _entry(language(lang), path) is not None
+
+
+@functools.lru_cache(maxsize=8192)
+def _entry(code: str, path: str):
+    """The catalog entry at ``path`` of the language ``code`` (a code of ``languages()``:
+    the catalogs never change), looked up once per path."""
+    return _lookup(_catalog(code), path)
 
 
 # --------------------------------------------------------------------------- display names

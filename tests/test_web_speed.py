@@ -74,16 +74,17 @@ def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells()
 def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one():
     """A fight's buttons say what each move does to the sides' strengths, counted on a copy of
     the game; plays that cannot change them (a card that is no weapon, a player outside the
-    fight) skip the copy (``Table._strength_unchanged``). In every fight position of games of
-    every built-in ruleset, every seat's buttons are the same either way."""
+    fight) and joins (the joiner's size and weapons added to its side) skip the copy
+    (``Table._strength_known``). In every fight position of games of every built-in ruleset,
+    every seat's buttons are the same either way."""
     from lifeboat_rules.rulesets import builtin_rulesets
-    from lifeboat_rules.web.tables import Table
+    from lifeboat_rules.web.tables import UNKNOWN, Table
 
     class Copying(Table):
-        def _strength_unchanged(self, action, stage, view):
-            return False
+        def _strength_known(self, action, stage, view):
+            return UNKNOWN
 
-    compared = skipped = 0
+    compared = skipped = joins = 0
     for seed, ruleset in enumerate(sorted(builtin_rulesets()) * 2):
         game = lr.new_game(ruleset, players=4 + seed % 3, seed=seed)
         seats = {s: {"controller": "link", "bot": None, "moves": 0} for s in game.view(None)["seats"]}
@@ -97,12 +98,14 @@ def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one()
                     for lang in ("en", "zh"):
                         assert quick.choices(seat, lang) == slow.choices(seat, lang), (ruleset, seed, seat)
                     view = game.view(seat)
-                    skipped += sum(1 for a in game.legal_actions(seat)
-                                   if quick._strength_unchanged(a, view["stage"], view))
+                    known = [a["type"] for a in game.legal_actions(seat)
+                             if quick._strength_known(a, view["stage"], view) is not UNKNOWN]
+                    skipped += len(known)
+                    joins += known.count("join")
                     compared += 1
             by = game.pending[0].by
             game.apply(rng.choice(game.legal_actions(by)))
-    assert compared > 100 and skipped > 500, (compared, skipped)
+    assert compared > 100 and skipped > 500 and joins > 100, (compared, skipped, joins)
 
 
 def test_views_made_together_are_each_viewers_own_view():

@@ -43,6 +43,8 @@ MAX_CHAT_PER_GAME = 2000    # messages kept with one game
 TIMERS = (0, 30, 60, 120, 300)   # the turn timers the creation page offers (seconds; 0: none)
 MAX_TIMER = 3600
 TIMEOUT_BOT = "heuristic"   # who plays a seat whose turn timer ran out
+UNKNOWN = object()     # what the table cannot tell without a copy of the game
+
 # (ruleset, seat, lang) -> {an action's key: its button's words}, shared by the tables
 _LABELS: dict = {}
 
@@ -109,6 +111,7 @@ class Table:
         self._decisions: dict = {}         # (seat, kind, lang) -> its decision in words
         self._stage_texts: dict = {}       # (viewer or None, lang) -> (stage, view, in words)
         self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
+        self._robbed: tuple = (-1, None)   # (log length, what the open fight's robbery is over)
         self.unsnapped = 0                 # actions saved since the file's snapshot
 
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
@@ -138,8 +141,9 @@ class Table:
         for action in legal:
             label, after = None, None
             if stage is not None:       # a fight's buttons depend on its sides: worded anew
-                after = (stage.get("strength") if self._strength_unchanged(action, stage, view)
-                         else self._strength_after(action))
+                after = self._strength_known(action, stage, view)
+                if after is UNKNOWN:
+                    after = self._strength_after(action)
                 label = labels.fight_label(action, stage, after, view, self.weapons(), names, lang)
             if label is None:
                 words_key = _key(action, places)
@@ -213,23 +217,36 @@ class Table:
             cached = self._legal[seat] = (size, self.game.legal_actions(seat))
         return cached[1]
 
-    def _strength_unchanged(self, action: dict, stage: dict, view: dict) -> bool:
-        """Whether ``action`` is a play that leaves the fight's strengths as they are, known
-        without a copy of the game: the base count (R-FIGHT-3: the members' sizes and the
-        weapons face up in front of them; no ``lifeboat_strength`` hook, no plugin from
-        outside the library), and a player outside the fight or a card that is no weapon.
+    def _strength_known(self, action: dict, stage: dict, view: dict):
+        """The fight's strengths once ``action`` is made, known without a copy of the game, or
+        ``UNKNOWN``. Under the base count only (R-FIGHT-3: the members' sizes and the weapons
+        face up in front of them; no ``lifeboat_strength`` hook, no plugin from outside the
+        library): a play by a player outside the fight, or of a card that is no weapon,
+        leaves them as they are; a join adds the joiner's size and the weapons in front of
+        it to its side (the count the fight closes with, if the join closes it).
         (tests/test_web_speed.py checks the buttons against those made with the copy.)"""
-        if action["type"] != "play":
-            return False
+        kind = action["type"]
+        if kind not in ("play", "join"):
+            return UNKNOWN
         rules = self.game.rules
         if rules.strength_hook is not None or rules.guarded:
-            return False
+            return UNKNOWN
         by = action.get("by")
-        if by not in stage.get("attackers", ()) and by not in stage.get("defenders", ()):
-            return True
-        hand = ((view.get("characters") or {}).get(by) or {}).get("hand", ())
-        kind = next((c.get("kind") for c in hand if c.get("id") == action.get("card")), None)
-        return kind is not None and not self.weapons().get(kind)
+        inside = by in stage.get("attackers", ()) or by in stage.get("defenders", ())
+        strength = stage.get("strength")
+        entry = (view.get("characters") or {}).get(by) or {}
+        if kind == "play":
+            if not inside:
+                return strength
+            card = next((c.get("kind") for c in entry.get("hand", ()) if c.get("id") == action.get("card")), None)
+            return strength if card is not None and not self.weapons().get(card) else UNKNOWN
+        side = action.get("side")
+        if inside or type(strength) is not dict or type(strength.get(side)) is not int \
+                or type(entry.get("size")) is not int:
+            return UNKNOWN
+        weapons = self.weapons()
+        return {**strength, side: strength[side] + entry["size"]
+                + sum(weapons.get(c.get("kind"), 0) for c in entry.get("front", ()))}
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
@@ -262,7 +279,14 @@ class Table:
 
     def robbed(self):
         """What the open fight's robbery is over: "hand", a face-up card's id, or None (no
-        robbery). Read from the public ``rob`` event that started it (R-ROB-1)."""
+        robbery). Read from the public ``rob`` event that started it (R-ROB-1), once per
+        position."""
+        size = len(self.game.log)
+        if self._robbed[0] != size:
+            self._robbed = (size, self._find_robbed())
+        return self._robbed[1]
+
+    def _find_robbed(self):
         log = self.game.log
         for index in range(len(log) - 1, -1, -1):
             if log[index]["type"] == "fight_start":
