@@ -130,3 +130,33 @@ def test_views_made_together_are_each_viewers_own_view():
                 break
             game.apply(rng.choice(game.legal_actions(rng.choice(game.pending).by)))
     assert positions > 500
+
+
+def test_events_copied_once_for_viewers_shown_alike_are_each_viewers_own():
+    """``views.events_alike`` (a move's new events for every seat's feed at once) gives each
+    viewer exactly ``events_for`` from its own index, one list only for viewers whose stretch
+    hides the same fields: over whole games of every built-in ruleset, from several indices,
+    and it shares lists (most moves hide nothing) but never two that differ."""
+    from lifeboat_rules.rulesets import builtin_rulesets
+    from lifeboat_rules.views import events_alike
+
+    shared = differed = 0
+    for seed, ruleset in enumerate(sorted(builtin_rulesets())):
+        game = lr.new_game(ruleset, players=4 + seed % 3, seed=seed)
+        viewers = [None] + list(game.view(None)["seats"])
+        rng = random.Random(seed)
+        while not game.over:
+            size = len(game.log)
+            wanted = [(v, max(0, size - back)) for v in viewers for back in (1, 3)]
+            got = events_alike(game, wanted)
+            for (viewer, since), events in zip(wanted, got):
+                assert events == game.events_for(viewer, since), (ruleset, viewer, since)
+            for i in range(len(got)):
+                for j in range(i):
+                    if got[i] is got[j]:
+                        shared += 1
+                    elif wanted[i][1] == wanted[j][1] and got[i] != got[j]:
+                        differed += 1
+            by = game.pending[0].by
+            game.apply(rng.choice(game.legal_actions(by)))
+    assert shared > 1000 and differed > 50, (shared, differed)
