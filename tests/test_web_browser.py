@@ -11,6 +11,7 @@ LIFEBOAT_REQUIRE_BROWSER=1, which makes that a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -459,3 +460,48 @@ def test_table_talk_shows_as_text_on_every_page(browser, server, shots):
     listener.reload()                 # kept with the game
     wait_state(listener)
     expect(listener.locator("#chat li.said .text")).to_have_text([attack], timeout=WAIT)
+
+
+def test_a_refused_move_leaves_its_buttons_working(browser, server, shots):
+    """A click turns the choice buttons off until the answer comes. A refusal that comes with no
+    new state (``too_fast``: a page that sent more than its rate) must turn them on again, or
+    the player is stuck until a reload. The page's socket is routed here: its first move is
+    answered with that refusal and never reaches the server, and the move after goes through."""
+    host = create_game(browser, server, ["link", "bot:random", "bot:random", "bot:random"])
+    seat, link = next((k, v) for k, v in links(host).items() if k != "spectator")
+    held = {"moves": 0}
+
+    def route(ws):
+        table = ws.connect_to_server()
+
+        def from_page(message):
+            data = json.loads(message)
+            if data.get("type") == "move":
+                held["moves"] += 1
+                if held["moves"] == 1:
+                    ws.send(json.dumps({"type": "refused", "code": "too_fast",
+                                        "message": UI["en"]["err_too_fast"]}))
+                    return
+            table.send(message)
+        ws.on_message(from_page)
+        table.on_message(lambda message: ws.send(message))
+
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.route_web_socket(re.compile(r".*/ws$"), route)
+    page.goto(link)
+    wait_state(page)
+    buttons = page.locator("#choices button.choice")
+    expect(buttons.first).to_be_visible(timeout=WAIT)      # the bots play until the person decides
+    size = log_size(page)
+    buttons.first.click()
+    expect(page.locator("#refusal")).to_have_text(UI["en"]["err_too_fast"], timeout=WAIT)
+    expect(buttons.first).to_be_enabled(timeout=WAIT)
+    assert log_size(page) == size and held["moves"] == 1
+    page.screenshot(path=os.path.join(shots, "refused-move.png"))
+    before = version(page)
+    buttons.first.click()                                    # now it goes through
+    wait_state(page, before)
+    assert held["moves"] == 2
+    page.wait_for_function("n => Number(document.body.dataset.logSize) > n", arg=size, timeout=WAIT)
+    context.close()

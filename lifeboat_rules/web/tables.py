@@ -106,7 +106,7 @@ class Table:
         self._rounds: list = []            # [(log index, round)] where each round begins
         self._rounds_upto = 0
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
-        self._legal: dict = {}             # seat -> (log length, its legal moves then)
+        self._legal: dict = {}             # seat -> (log length, its legal moves then, game.moves)
         self._views: dict = {}             # viewer -> (log length, its view then)
         self._decisions: dict = {}         # (seat, kind, lang) -> its decision in words
         self._stage_texts: dict = {}       # (viewer or None, lang) -> (stage, view, in words)
@@ -210,11 +210,16 @@ class Table:
 
     def legal(self, seat: str) -> list:
         """``game.legal_actions(seat)``, listed once per position (the log grows with every
-        action applied)."""
-        size = len(self.game.log)
+        action applied), and the very list of the last position when the seat's moves are
+        the same (``game.moves``: a move's dict is made from it alone), so that what is kept
+        by it (the offer, the buttons) is found at once. Shared: read only."""
+        game = self.game
+        size = len(game.log)
         cached = self._legal.get(seat)
         if cached is None or cached[0] != size:
-            cached = self._legal[seat] = (size, self.game.legal_actions(seat))
+            moves = game.moves(seat)
+            legal = cached[1] if cached is not None and cached[2] == moves else game.legal_actions(seat)
+            cached = self._legal[seat] = (size, legal, moves)
         return cached[1]
 
     def _strength_known(self, action: dict, stage: dict, view: dict):
