@@ -5,8 +5,9 @@
 R rounds (5 unless told), each with a fresh server: starts ``lifeboat-rules serve`` on 127.0.0.1
 (a free port, a temporary SQLite file), creates N games of 4 seats each played through links,
 and connects one WebSocket client per seat (4N in all) that, as the table page does, takes its
-states as changes (docs/web.md: a whole state, then diffs it applies) and answers every
-decision of its seat at once with a random choice (a move refused as ``too_fast`` is sent again
+states as changes (docs/web.md: a whole state, then diffs it applies). Once every client has
+its first state (pages open once, not once a move: their opening is not counted), each answers
+every decision of its seat at once with a random choice (a move refused as ``too_fast`` is sent again
 a moment later). A round is bounded in time (S seconds) and moves (M); games that end are not
 replaced. Over all rounds it prints the moves per second the server applied, the time from a
 move to its answer (median, 95th percentile), the refusals by reason, the server's CPU time per
@@ -77,19 +78,39 @@ async def seat_links(ws_url: str, host: str) -> dict:
     return {s: e["link"] for s, e in state["table"]["seats"].items() if e["link"]}
 
 
-async def player(ws_url, seat, token, rng, stats, deadline, max_moves):
+class Start:
+    """The clients' start: each has its first state (a page opening, counted apart from the
+    moves), then they all play from ``go`` to ``deadline``."""
+
+    def __init__(self, everyone: int):
+        self.everyone = everyone
+        self.ready = 0
+        self.all_in = asyncio.Event()
+        self.go = asyncio.Event()
+        self.deadline = 0.0
+
+
+async def player(ws_url, seat, token, rng, stats, start: Start, max_moves):
     """One seat's client: answer each decision at once, until the bounds or the game's end."""
     async with websockets.connect(ws_url, max_size=2 ** 24) as ws:
         # as the page does: states as changes to the one held (docs/web.md)
         await ws.send(json.dumps({"type": "hello", "token": token, "changes": True}))
+        first = orjson.loads(await ws.recv())      # its whole first state
+        start.ready += 1
+        if start.ready == start.everyone:
+            start.all_in.set()
+        await start.go.wait()
         sent_at = None          # a move is on its way: wait for its answer (its ``ref``)
         number = 0
         held = None
-        while time.monotonic() < deadline and stats["moves"] < max_moves:
-            try:
-                message = orjson.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
-            except asyncio.TimeoutError:
-                break
+        while time.monotonic() < start.deadline and stats["moves"] < max_moves:
+            if first is not None:
+                message, first = first, None
+            else:
+                try:
+                    message = orjson.loads(await asyncio.wait_for(ws.recv(), start.deadline - time.monotonic()))
+                except asyncio.TimeoutError:
+                    break
             if message["type"] == "diff":
                 if held is None or held["v"] != message["base"]:
                     if held is not None:      # once: the whole state comes next
@@ -200,13 +221,17 @@ async def one_round(args, folder: str, number: int) -> dict:
                                                  "seed": number * args.games + game, "seats": ["link"] * 4})
             links.append(await seat_links(ws_url, created["host"]))
         stats = {"moves": 0, "latency": [], "refused": {}}
+        rng = random.Random(7 + number)
+        start = Start(sum(len(game) for game in links))
+        playing = asyncio.gather(*(player(ws_url, seat, token, random.Random(rng.random()), stats, start,
+                                          args.max_moves)
+                                   for game in links for seat, token in game.items()))
+        await asyncio.wait_for(start.all_in.wait(), 60)     # every page open, with its first state
         cpu_before = cpu_seconds(server.pid)
         began = time.monotonic()
-        deadline = began + args.seconds
-        rng = random.Random(7 + number)
-        await asyncio.gather(*(player(ws_url, seat, token, random.Random(rng.random()), stats, deadline,
-                                      args.max_moves)
-                               for game in links for seat, token in game.items()))
+        start.deadline = began + args.seconds
+        start.go.set()
+        await playing
         stats["elapsed"] = time.monotonic() - began
         cpu_after = cpu_seconds(server.pid)
         stats["cpu"] = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before

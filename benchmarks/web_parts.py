@@ -32,6 +32,7 @@ from lifeboat_rules.web.changes import apply_changes
 
 PARTS = [  # (owner, name, part)
     (lr.Game, "legal_actions", "legal moves"),
+    (lr.Game, "moves", "legal moves"),
     (lr.Game, "views", "views"),
     (lr.Game, "view", "views"),
     (lr.Game, "apply", "engine apply"),
