@@ -39,23 +39,7 @@ import orjson
 import websockets
 
 import lifeboat_rules as lr
-
-
-def apply_in_place(state: dict, diff: dict) -> dict:
-    """``diff`` applied to ``state`` itself, as ``changes.apply_changes`` does to a copy (a
-    client that keeps no older state need not copy it: the clients stay light, and the machine
-    is the server's)."""
-    for path in diff["del"]:
-        parent = state
-        for key in path[:-1]:
-            parent = parent[key]
-        del parent[path[-1]]
-    for path, value in diff["set"]:
-        parent = state
-        for key in path[:-1]:
-            parent = parent[key]
-        parent[path[-1]] = value
-    return state
+from lifeboat_rules.web.changes import apply_changes
 
 
 def free_port() -> int:
@@ -117,7 +101,8 @@ async def player(ws_url, seat, token, rng, stats, start: Start, max_moves):
                         await ws.send(json.dumps({"type": "resync"}))
                     held = None
                     continue
-                message = held = apply_in_place(held, message)
+                # (in place: the client keeps no older state, and stays light beside the server)
+                message = held = apply_changes(held, message, copy=False)
             elif message["type"] == "state":
                 held = message
             if sent_at is not None and message.get("ref") == number:
@@ -256,7 +241,8 @@ async def run(args) -> None:
     apply_cpu = apply_reference(min(max(moves, 2000), 20_000))
     rate = moves / elapsed
     print(f"load average (1 minute) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
-    print(f"{args.rounds} rounds of {args.games} simultaneous games, {4 * args.games} WebSocket clients, "
+    print(f"{args.rounds} round{'s' if args.rounds != 1 else ''} of {args.games} simultaneous games, "
+          f"{4 * args.games} WebSocket clients, "
           f"{elapsed:.1f} s: {moves} moves, {rate:.0f} moves/s through the server")
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
           f"95th percentile {1000 * latency[int(0.95 * (len(latency) - 1))]:.1f} ms")

@@ -309,3 +309,18 @@ def test_every_acknowledged_move_survives_kill_9(tmp_path):
     finally:
         server.kill()
         server.wait(30)
+
+
+def test_a_diff_applied_in_place_gives_the_same_state():
+    """``apply_changes(..., copy=False)`` (a client that keeps no older state) changes the state
+    it is given into exactly what the copying form returns."""
+    rng = random.Random(9)
+    for _ in range(2000):
+        old, new = _random_json(rng), _random_json(rng)
+        if type(old) is not dict or type(new) is not dict:
+            continue
+        diff = changes(old, new)
+        copied = apply_changes(old, diff)
+        held = json.loads(json.dumps(old))
+        assert apply_changes(held, diff, copy=False) is held
+        assert json.dumps(held, sort_keys=True) == json.dumps(copied, sort_keys=True) == json.dumps(new, sort_keys=True)

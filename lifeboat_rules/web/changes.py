@@ -37,9 +37,11 @@ def _walk(old: dict, new: dict, path: list, put: list, drop: list) -> None:
             put.append([path + [key], value])
 
 
-def apply_changes(state: dict, diff: dict) -> dict:
-    """``state`` (not changed) with ``diff`` applied: what the page's script does."""
-    out = _copy(state)
+def apply_changes(state: dict, diff: dict, copy: bool = True) -> dict:
+    """``state`` with ``diff`` applied: what the page's script does. With ``copy`` (the
+    default) ``state`` is left as it was and the result shares nothing with it or the diff;
+    without, ``state`` itself is changed and returned (a client that keeps no older state)."""
+    out = _copy(state) if copy else state
     for path in diff["del"]:
         parent = out
         for key in path[:-1]:
@@ -49,7 +51,7 @@ def apply_changes(state: dict, diff: dict) -> dict:
         parent = out
         for key in path[:-1]:
             parent = parent[key]
-        parent[path[-1]] = _copy(value)
+        parent[path[-1]] = _copy(value) if copy else value
     return out
 
 
