@@ -76,13 +76,17 @@ def _at(state: dict, path: list):
     return state
 
 
-def test_a_diff_takes_a_state_to_the_next_and_carries_only_the_next_ones_values():
-    rng = random.Random(5)
-    for _ in range(3000):
+def _random_pairs(seed: int, tries: int):
+    """(old, new, their diff) for random pairs of JSON objects."""
+    rng = random.Random(seed)
+    for _ in range(tries):
         old, new = _random_json(rng), _random_json(rng)
-        if type(old) is not dict or type(new) is not dict:
-            continue
-        diff = changes(old, new)
+        if type(old) is dict and type(new) is dict:
+            yield old, new, changes(old, new)
+
+
+def test_a_diff_takes_a_state_to_the_next_and_carries_only_the_next_ones_values():
+    for old, new, diff in _random_pairs(5, 3000):
         assert apply_changes(old, diff) == new
         # as JSON too, where 1 and true, 0 and false differ (Python finds them equal)
         assert json.dumps(apply_changes(old, diff), sort_keys=True) == json.dumps(new, sort_keys=True)
@@ -314,12 +318,7 @@ def test_every_acknowledged_move_survives_kill_9(tmp_path):
 def test_a_diff_applied_in_place_gives_the_same_state():
     """``apply_changes(..., copy=False)`` (a client that keeps no older state) changes the state
     it is given into exactly what the copying form returns."""
-    rng = random.Random(9)
-    for _ in range(2000):
-        old, new = _random_json(rng), _random_json(rng)
-        if type(old) is not dict or type(new) is not dict:
-            continue
-        diff = changes(old, new)
+    for old, new, diff in _random_pairs(9, 2000):
         copied = apply_changes(old, diff)
         held = json.loads(json.dumps(old))
         assert apply_changes(held, diff, copy=False) is held
