@@ -19,6 +19,12 @@ def _viewer(game: "Game", viewer) -> None:
                          "or None")
 
 
+def _reader(game: "Game", viewer, since) -> None:
+    _viewer(game, viewer)
+    if type(since) is not int or since < 0:
+        raise ValueError(f"since is a log index (0 or more), not {short(since)}")
+
+
 def view(game: "Game", viewer: str | None) -> "View":
     return views_of(game, (viewer,))[viewer]
 
@@ -162,9 +168,7 @@ def _visible(game: "Game", viewer, card: str) -> bool:
 
 def events_for(game: "Game", viewer: str | None, since: int = 0) -> "list[Event]":
     """The log from ``since`` on as ``viewer`` may see it (None: a spectator)."""
-    _viewer(game, viewer)
-    if type(since) is not int or since < 0:
-        raise ValueError(f"since is a log index (0 or more), not {short(since)}")
+    _reader(game, viewer, since)
     log = game.log
     secrets = game.secrets
     out = []
@@ -186,9 +190,7 @@ def events_alike(game: "Game", wanted: "Iterable[tuple[str | None, int]]") -> "l
     made: dict = {}
     out = []
     for viewer, since in wanted:
-        _viewer(game, viewer)
-        if type(since) is not int or since < 0:
-            raise ValueError(f"since is a log index (0 or more), not {short(since)}")
+        _reader(game, viewer, since)
         shown = (since, tuple(secrets[index].hidden_from(viewer)
                               for index in range(since, len(log)) if index in secrets))
         events = made.get(shown)

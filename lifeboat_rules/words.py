@@ -1187,11 +1187,13 @@ class FeedReader:
         reads every seat's feed after each move words a public move once, not once a seat."""
         out: list = []
         worded: list = []    # (game, lang, memory before, events, entries, memory after)
-        behind = [r for r in readers if r.upto < len(r.game.log)]
+        by_game: dict = {}   # id(game) -> its readers with events to read
+        for reader in readers:
+            if reader.upto < len(reader.game.log):
+                by_game.setdefault(id(reader.game), []).append(reader)
         shown: dict = {}     # id(reader) -> its events: one list for the readers shown alike
-        for game in {id(r.game): r.game for r in behind}.values():
-            mine = [r for r in behind if r.game is game]
-            for reader, events in zip(mine, events_alike(game, [(r.viewer, r.upto) for r in mine])):
+        for mine in by_game.values():
+            for reader, events in zip(mine, events_alike(mine[0].game, [(r.viewer, r.upto) for r in mine])):
                 shown[id(reader)] = events
         for reader in readers:
             game = reader.game

@@ -437,7 +437,7 @@ class Server:
 
     async def _handle(self, room: Room, conn: Connection, message) -> None:
         if isinstance(message, Refusal):
-            self._queue(room, conn, message.message(conn.lang))
+            self._refuse(room, conn, message, None)
             return
         kind = message["type"]
         ref = _ref(message)

@@ -25,6 +25,8 @@ from lifeboat_rules.rulesets import builtin_rulesets
 
 from .. import bots
 from . import labels
+from lifeboat_rules.records import Side
+from lifeboat_rules.rules.fights import FightWindow
 from lifeboat_rules.stages import Window
 
 from .jsontext import dumps
@@ -227,8 +229,8 @@ class Table:
         ``UNKNOWN``. Under the base count only (R-FIGHT-3: the members' sizes and the weapons
         face up in front of them; no ``lifeboat_strength`` hook, no plugin from outside the
         library): a play by a player outside the fight, or of a card that is no weapon,
-        leaves them as they are; a join adds the joiner's size and the weapons in front of
-        it to its side (the count the fight closes with, if the join closes it).
+        leaves them as they are; a join is counted by the fight itself with the joiner on
+        its side (``side_strength``: the count the fight closes with, if the join closes it).
         (tests/test_web_speed.py checks the buttons against those made with the copy.)"""
         kind = action["type"]
         if kind not in ("play", "join"):
@@ -246,12 +248,11 @@ class Table:
             card = next((c.get("kind") for c in entry.get("hand", ()) if c.get("id") == action.get("card")), None)
             return strength if card is not None and not self.weapons().get(card) else UNKNOWN
         side = action.get("side")
-        if inside or type(strength) is not dict or type(strength.get(side)) is not int \
-                or type(entry.get("size")) is not int:
+        fight = self.game.top
+        if inside or type(strength) is not dict or side not in strength or not isinstance(fight, FightWindow):
             return UNKNOWN
-        weapons = self.weapons()
-        return {**strength, side: strength[side] + entry["size"]
-                + sum(weapons.get(c.get("kind"), 0) for c in entry.get("front", ()))}
+        members = fight.attackers if side == Side.ATTACKER.value else fight.defenders
+        return {**strength, side: fight.side_strength(self.game, members + [by])}
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
