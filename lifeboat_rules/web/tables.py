@@ -316,7 +316,8 @@ class Table:
         The feed's entries never change once told, so each viewer's and language's are kept,
         and read as the game goes (``words.FeedReader``: the new events only, where polling
         ``game.feed`` would read the log again from the turn before): a page that reconnects
-        late in a game gets hundreds at once, and a move costs one entry per page."""
+        late in a game gets hundreds at once, and a move costs one entry per page. The entries
+        are the kept ones, shared by every page of the viewer: read only."""
         entry = self._feeds.get((viewer, lang))
         if entry is None:
             entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
@@ -329,10 +330,11 @@ class Table:
             for caught, told in zip(behind, lr_words.FeedReader.read_all([e["reader"] for e in behind])):
                 caught["read_at"] = size
                 for line in told:
-                    caught["lines"].append((line["index"], self.round_at(line["index"]), line["text"]))
+                    index = line["index"]
+                    caught["lines"].append({"i": index, "round": self.round_at(index), "text": line["text"]})
                     caught["told_at"].append(size)          # the log's length when it was told
         start = bisect.bisect_right(entry["told_at"], since) if since else 0
-        return [{"i": i, "round": r, "text": text} for i, r, text in entry["lines"][start:]]
+        return entry["lines"][start:]
 
     def round_at(self, index: int) -> int:
         """The round the log entry ``index`` belongs to (0 before the first): the rounds'
