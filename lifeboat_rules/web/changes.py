@@ -21,25 +21,20 @@ def changes(old: dict, new: dict) -> dict:
 
 
 def _walk(old: dict, new: dict, path: list, put: list, drop: list) -> None:
-    if old.keys() != new.keys():        # (most objects keep their keys: compared in C)
-        for key in old:
-            if key not in new:
-                drop.append(path + [key])
-    get = old.get
+    for key in old:
+        if key not in new:
+            drop.append(path + [key])
     for key, value in new.items():
-        before = get(key, _NONE)
-        if before is value:
+        if key not in old:
+            put.append([path + [key], value])
             continue
-        if before is _NONE:
+        before = old[key]
+        if before is value or (before == value and type(before) is type(value)):
+            continue
+        if type(before) is dict and type(value) is dict:
+            _walk(before, value, path + [key], put, drop)
+        else:
             put.append([path + [key], value])
-        elif type(before) is dict and type(value) is dict:
-            if before != value:
-                _walk(before, value, path + [key], put, drop)
-        elif before != value or type(before) is not type(value):
-            put.append([path + [key], value])
-
-
-_NONE = object()     # a key the old object does not have
 
 
 def apply_changes(state: dict, diff: dict, copy: bool = True) -> dict:
