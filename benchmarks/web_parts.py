@@ -9,9 +9,11 @@ does, a random pending seat moving with one of its buttons, and after each move 
 new state made as the server makes it (``Server._state``). It prints the CPU time (this
 process: ``time.process_time``) of the move and the states per move, and how it divides among
 the parts: the buttons, the feed, the write to the file, the views, the legal moves, the diff,
-the engine's ``apply``, the decision and the stage in words, the JSON text. A part called from
-inside another is counted in the outer one (the legal moves listed for the buttons are the
-buttons'). Whatever else the machine runs shares it.
+the engine's ``apply``, the decision and the stage in words, the JSON text; and beside it, the
+engine's own ``apply`` measured right after, with the ratio of the two (as web_load.py prints
+it, without the sockets). A part called from inside another is counted in the outer one (the
+legal moves listed for the buttons are the buttons'). Whatever else the machine runs shares
+it.
 """
 
 from __future__ import annotations
@@ -125,7 +127,29 @@ def run(games: int, seed: int) -> None:
         print(f"  {part:18s} {1000 * seconds / moves:.3f} ms")
     rest = spent - sum(parts.spent.values())
     print(f"  {'the rest':18s} {1000 * rest / moves:.3f} ms (the states put together, the links checked...)")
+    engine = apply_reference()
+    print(f"engine apply alone, in this process right after: {1000 * engine:.3f} ms a move; "
+          f"CPU a move / engine apply = {spent / moves / engine:.1f}")
     print(f"load average (1 minute) {os.getloadavg()[0]:.1f}")
+
+
+def apply_reference(moves: int = 4000) -> float:
+    """CPU seconds of the engine's ``apply`` alone per move over random play (after as many
+    moves again untimed: the engine's first moves in a process are slower), as
+    ``benchmarks/web_load.py`` measures it."""
+    rng = random.Random(3)
+    done, spent, seed = 0, 0.0, 100
+    while done < 2 * moves:
+        game = lr.new_game("classic", players=4, seed=seed)
+        seed += 1
+        while not game.over and done < 2 * moves:
+            action = rng.choice(game.legal_actions(game.pending[0].by))
+            began = time.process_time()
+            game.apply(action)
+            if done >= moves:
+                spent += time.process_time() - began
+            done += 1
+    return spent / moves
 
 
 def main() -> None:
