@@ -2,23 +2,22 @@
 
     python benchmarks/web_load.py [--games N] [--seconds S] [--max-moves M] [--rounds R]
 
-R rounds (5 unless told), each with a fresh server: starts ``lifeboat-rules serve`` on 127.0.0.1
-(a free port, a temporary SQLite file), creates N games of 4 seats each played through links,
-and connects one WebSocket client per seat (4N in all) that, as the table page does, takes its
-states as changes (docs/web.md: a whole state, then diffs it applies). Once every client has
-its first state (pages open once, not once a move: their opening is not counted), each answers
-every decision of its seat at once with a random choice (a move refused as ``too_fast`` is sent again
-a moment later). A round is bounded in time (S seconds) and moves (M); games that end are not
-replaced. Over all rounds it prints the moves per second the server applied, the time from a
-move to its answer (median, 95th percentile), the refusals by reason, the server's CPU time per
-move (user + system, from /proc; and each round's) and, measured in the same run as
-references, the CPU time of the engine's own ``apply`` per move (random play of the same
-ruleset) with the ratio of the two, over the run and round by round (each round's against the
-engine measured right after it: the machine's speed drifts from minute to minute), and the
-moves per second of the library alone doing a move, a view, ``to_dict``, JSON and a SQLite
-commit, and the machine's load average (the clients and any other work share it with the
-server). Only loopback traffic; each server is
-stopped at the end of its round.
+R rounds (5 unless told), each with a fresh server: starts ``lifeboat-rules serve`` on
+127.0.0.1 (a free port, a temporary SQLite file), creates N games of 4 seats each played
+through links, and connects one WebSocket client per seat (4N in all) that, as the table page
+does, takes its states as changes (docs/web.md: a whole state, then diffs it applies). Once
+every client has its first state (pages open once, not once a move: their opening is not
+counted), each answers every decision of its seat at once with a random choice (a move refused
+as ``too_fast`` is sent again a moment later). A round is bounded in time (S seconds) and moves
+(M); games that end are not replaced. Over all rounds it prints the moves per second the server
+applied, the time from a move to its answer (median, 95th percentile), the refusals by reason,
+the server's CPU time per move (user + system, from /proc; and each round's) and, measured in
+the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
+the same ruleset) with the ratio of the two, over the run and round by round (each round's
+against the engine measured right before and after it: the machine's speed drifts from minute
+to minute), and the moves per second of the library alone doing a move, a view, ``to_dict``,
+JSON and a SQLite commit, and the machine's load average (the clients and any other work share
+it with the server). Only loopback traffic; each server is stopped at the end of its round.
 """
 
 from __future__ import annotations
@@ -188,6 +187,7 @@ def library_reference(moves: int, db_path: str) -> float:
 
 async def one_round(args, folder: str, number: int) -> dict:
     """One server, its games played to the bounds; what it did."""
+    before = apply_reference(4000)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     ws_url = f"ws://127.0.0.1:{port}/ws"
@@ -225,9 +225,10 @@ async def one_round(args, folder: str, number: int) -> dict:
     finally:
         server.terminate()
         server.wait(timeout=20)
-    # the engine's own apply, measured right after the round: this machine's speed drifts
-    # by a fifth from one minute to the next, so each round has its own reference
-    stats["apply"] = apply_reference(4000)
+    # the engine's own apply, measured right before and right after the round: this
+    # machine's speed drifts by a fifth from one minute to the next, so each round has its own
+    # reference
+    stats["apply"] = (before + apply_reference(4000)) / 2
     return stats
 
 
@@ -265,7 +266,7 @@ async def run(args) -> None:
         print(f"engine apply alone: {1000 * apply_cpu:.3f} ms a move; "
               f"server CPU per move / engine apply = {per_move / apply_cpu:.1f}")
         print(f"the same ratio round by round, each against the engine's apply measured right "
-              f"after it: median {statistics.median(ratios):.1f} "
+              f"before and after it: median {statistics.median(ratios):.1f} "
               f"(rounds: {', '.join(f'{x:.1f}' for x in ratios)})")
     print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
           f"{reference:.0f} moves/s; server / reference = {rate / reference:.2f}")

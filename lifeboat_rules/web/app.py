@@ -102,6 +102,23 @@ class _SecurityHeaders:
         return await self.app(scope, receive, send_with_headers)
 
 
+class _ServerSend:
+    """Keeps the server's own ``send`` in a WebSocket's scope (``SERVER_SEND``): a page's
+    messages go straight to it, not through Starlette's layers, which do nothing to them (a
+    move's four states each crossed three wrappers and a state check)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        return await self.app(scope, receive, send)
+
+
+SERVER_SEND = "lifeboat_rules.send"
+
+
 class Bucket:
     """A token bucket: ``rate`` a second on average, ``burst`` at once."""
 
@@ -129,10 +146,12 @@ class Connection:
 
     __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
                  "wants", "full", "making", "ref", "wake", "sender", "closed", "changes", "version",
-                 "last")
+                 "last", "put")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
+        # the server's send for this socket (``_ServerSend``), or None: Starlette's
+        self.put = socket.scope.get(SERVER_SEND) if socket is not None else None
         self.pass_ = pass_
         self.seat = pass_.seats[0] if pass_.seats else None
         self.lang = lang
@@ -196,7 +215,7 @@ class Server:
         self.creators: dict = {}           # address -> Bucket of game creation
         self.stopping = False
         self._sweeper: asyncio.Task | None = None
-        self.app = _SecurityHeaders(Starlette(routes=[
+        self.app = _ServerSend(_SecurityHeaders(Starlette(routes=[
             Route("/", self.index),
             Route("/table", self.table_page),
             Route("/favicon.ico", self.no_icon),
@@ -204,7 +223,7 @@ class Server:
             Route("/api/games", self.create_game, methods=["POST"]),
             WebSocketRoute("/ws", self.websocket),
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
-        ], lifespan=self._lifespan))
+        ], lifespan=self._lifespan)))
 
     @property
     def connections(self) -> dict:
@@ -621,7 +640,7 @@ class Server:
                         conn.text = text = made
                     else:
                         break
-                    await _send(conn.socket, text, self.limits.send_timeout)
+                    await _send(conn, text, self.limits.send_timeout)
                     if text is conn.text:
                         conn.text = None
         except asyncio.TimeoutError:
@@ -775,14 +794,21 @@ class Server:
             await asyncio.sleep(self.limits.sweep_every)
 
 
-async def _send(socket: WebSocket, text: str, seconds: float) -> None:
-    """``text`` sent, or ``asyncio.TimeoutError`` after ``seconds`` (from Python 3.11 without a
-    task of its own for each message)."""
+async def _send(conn: Connection, text: str, seconds: float) -> None:
+    """``text`` sent to ``conn``'s page, or ``asyncio.TimeoutError`` after ``seconds`` (from
+    Python 3.11 without a task of its own for each message)."""
     if hasattr(asyncio, "timeout"):
         async with asyncio.timeout(seconds):
-            await socket.send_text(text)
+            await _put(conn, text)
     else:                                # pragma: no cover
-        await asyncio.wait_for(socket.send_text(text), seconds)
+        await asyncio.wait_for(_put(conn, text), seconds)
+
+
+async def _put(conn: Connection, text: str) -> None:
+    if conn.put is not None:
+        await conn.put({"type": "websocket.send", "text": text})
+    else:
+        await conn.socket.send_text(text)
 
 
 _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "malformed": 5,
