@@ -128,6 +128,33 @@ def frame(message: dict) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
+def flooder(live: ThreadServer, token: str):
+    """A page with a tiny receive buffer that never reads after the upgrade, and asks for a
+    whole new state every few milliseconds: (its socket, the looks sent, the event that stops
+    it)."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", live.port))
+    raw.settimeout(BOUND)
+    raw.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)            # the upgrade's answer, byte by byte: nothing more
+    assert answer.startswith(b"HTTP/1.1 101")
+    raw.sendall(frame({"type": "hello", "token": token}))
+    sent, stop = [], threading.Event()
+
+    def flood():        # a look every few milliseconds: each asks for a whole new state
+        with contextlib.suppress(Exception):
+            while not stop.is_set() and len(sent) < 100_000:
+                raw.sendall(frame({"type": "look", "seat": None}))
+                sent.append(1)
+                time.sleep(0.002)
+    threading.Thread(target=flood, daemon=True).start()
+    return raw, sent, stop
+
+
 def test_a_page_that_floods_and_never_reads_delays_no_one(db):
     """Before: the server sent each page's state in turn and waited for each send, so one page
     whose socket was full held the mover's answer and every other page's update."""
@@ -138,27 +165,7 @@ def test_a_page_that_floods_and_never_reads_delays_no_one(db):
         links = links_of(live.ws, created["host"])
         pages = {s: page(live.ws, t) for s, t in links.items() if s != "spectator"}
         mover = next(s for s, (_, state) in pages.items() if s in state["waiting"])
-        # the flooder: a tiny receive buffer, and a client that never reads after the upgrade
-        raw = socket.socket()
-        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        raw.connect(("127.0.0.1", live.port))
-        raw.settimeout(BOUND)
-        raw.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            answer += raw.recv(1)            # the upgrade's answer, byte by byte: nothing more
-        assert answer.startswith(b"HTTP/1.1 101")
-        raw.sendall(frame({"type": "hello", "token": links["spectator"]}))
-        sent, stop = [], threading.Event()
-
-        def flood():        # a look every few milliseconds: each asks for a whole new state
-            with contextlib.suppress(Exception):
-                while not stop.is_set() and len(sent) < 100_000:
-                    raw.sendall(frame({"type": "look", "seat": None}))
-                    sent.append(1)
-                    time.sleep(0.002)
-        threading.Thread(target=flood, daemon=True).start()
+        raw, sent, stop = flooder(live, links["spectator"])
         room = server.rooms[created["game"]]
 
         def unsent():
@@ -186,6 +193,29 @@ def test_a_page_that_floods_and_never_reads_delays_no_one(db):
         for ws, _ in pages.values():
             ws.close()
         raw.close()
+
+
+def test_a_page_whose_state_does_not_leave_is_cut_off(db, caplog):
+    """A message that has not left within ``Limits.send_timeout`` cuts its page off: the
+    server keeps no page for ever whose socket is full, and forgets what it held for it."""
+    server = Server(db, limits=Limits(rate=100_000, burst=100_000, send_timeout=1.0))
+    with caplog.at_level(logging.INFO, logger="lifeboat_rules.web"), ThreadServer(server) as live:
+        created = new_game(live, ["link"] * 4)
+        links = links_of(live.ws, created["host"])
+        raw, sent, stop = flooder(live, links["spectator"])
+        deadline = time.monotonic() + BOUND
+        while not any(p.pass_.role == "spectator" for p in server.connections.get(created["game"], ())):
+            assert time.monotonic() < deadline, "the flooder's page never opened"
+            time.sleep(0.01)
+        room = server.rooms[created["game"]]
+        flooding = next(p for p in room.pages if p.pass_.role == "spectator")
+        while not flooding.closed:
+            assert time.monotonic() < deadline, "the page whose socket is full was never cut off"
+            time.sleep(0.05)
+        assert flooding not in room.pages and len(sent) > 0
+        stop.set()
+        raw.close()
+    assert any("stopped reading: cut off" in r.getMessage() for r in caplog.records)
 
 
 def test_a_page_whose_messages_pile_up_is_cut_off(db):

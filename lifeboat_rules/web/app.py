@@ -146,12 +146,13 @@ class Connection:
 
     __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
                  "wants", "full", "making", "ref", "wake", "sender", "closed", "changes", "version",
-                 "last", "put")
+                 "last", "put", "sending")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
         # the server's send for this socket (``_ServerSend``), or None: Starlette's
         self.put = socket.scope.get(SERVER_SEND) if socket is not None else None
+        self.sending: float | None = None   # when (the loop's clock) the message leaving began
         self.pass_ = pass_
         self.seat = pass_.seats[0] if pass_.seats else None
         self.lang = lang
@@ -215,6 +216,7 @@ class Server:
         self.creators: dict = {}           # address -> Bucket of game creation
         self.stopping = False
         self._sweeper: asyncio.Task | None = None
+        self._watcher: asyncio.Task | None = None      # cuts off pages that stopped reading
         self.app = _ServerSend(_SecurityHeaders(Starlette(routes=[
             Route("/", self.index),
             Route("/table", self.table_page),
@@ -233,6 +235,7 @@ class Server:
     @contextlib.asynccontextmanager
     async def _lifespan(self, app):
         self._sweeper = asyncio.create_task(self._sweep_now_and_then())
+        self._watcher = asyncio.create_task(self._watch_sends())
         try:
             yield
         finally:
@@ -241,7 +244,7 @@ class Server:
     async def close(self) -> None:
         """Stops the bots and the sweeper, waits for the threads, closes the file."""
         self.stopping = True
-        tasks = [t for t in [self._sweeper] + [r.bots for r in self.rooms.values()]
+        tasks = [t for t in [self._sweeper, self._watcher] + [r.bots for r in self.rooms.values()]
                  + [r.timers for r in self.rooms.values()] if t is not None]
         for task in tasks:
             task.cancel()
@@ -613,7 +616,8 @@ class Server:
 
     async def _sender(self, room: Room, conn: Connection) -> None:
         """Sends ``conn``'s messages, then its state, one at a time; a message that does not
-        leave within ``Limits.send_timeout`` cuts the page off."""
+        leave within ``Limits.send_timeout`` cuts the page off (``_watch_sends``)."""
+        clock = asyncio.get_running_loop().time
         try:
             while not conn.closed:
                 await conn.wake.wait()
@@ -640,18 +644,32 @@ class Server:
                         conn.text = text = made
                     else:
                         break
-                    await _send(conn, text, self.limits.send_timeout)
+                    conn.sending = clock()
+                    await _send(conn, text)
+                    conn.sending = None
                     if text is conn.text:
                         conn.text = None
-        except asyncio.TimeoutError:
-            log.info("a page of game %s stopped reading: cut off", room.game_id)
-            await self._cut(room, conn, Refusal("too_slow"), send=False)
         except asyncio.CancelledError:
             raise
         except Exception as exc:    # the page went away, or a fault of ours: it reconnects
             if not isinstance(exc, (OSError, RuntimeError, WebSocketDisconnect)):
                 log.exception("while sending to a page of game %s", room.game_id)
             await self._cut(room, conn, Refusal("internal"), send=False)
+
+    async def _watch_sends(self) -> None:
+        """Cuts off every page whose message has not left within ``Limits.send_timeout`` (its
+        socket is full: the page stopped reading), looking a few times a second. (One task for
+        every page: a timer around each message cost a fifteenth of a move's CPU.)"""
+        loop = asyncio.get_running_loop()
+        limit = self.limits.send_timeout
+        while not self.stopping:
+            await asyncio.sleep(min(1.0, limit / 4))
+            late = loop.time() - limit
+            for room in list(self.rooms.values()):
+                for conn in list(room.pages):
+                    if conn.sending is not None and conn.sending < late and not conn.closed:
+                        log.info("a page of game %s stopped reading: cut off", room.game_id)
+                        asyncio.ensure_future(self._cut(room, conn, Refusal("too_slow"), send=False))
 
     def _refuse(self, room: Room, conn: Connection, refusal: Refusal, ref) -> None:
         """``refusal`` for ``conn``, with the ``ref`` of the message it refuses (if any)."""
@@ -794,17 +812,9 @@ class Server:
             await asyncio.sleep(self.limits.sweep_every)
 
 
-async def _send(conn: Connection, text: str, seconds: float) -> None:
-    """``text`` sent to ``conn``'s page, or ``asyncio.TimeoutError`` after ``seconds`` (from
-    Python 3.11 without a task of its own for each message)."""
-    if hasattr(asyncio, "timeout"):
-        async with asyncio.timeout(seconds):
-            await _put(conn, text)
-    else:                                # pragma: no cover
-        await asyncio.wait_for(_put(conn, text), seconds)
-
-
-async def _put(conn: Connection, text: str) -> None:
+async def _send(conn: Connection, text: str) -> None:
+    """``text`` sent to ``conn``'s page: straight to the server's send, or through Starlette's
+    socket where the server keeps none (``_ServerSend``)."""
     if conn.put is not None:
         await conn.put({"type": "websocket.send", "text": text})
     else:
