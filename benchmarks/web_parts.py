@@ -31,6 +31,7 @@ import orjson
 import lifeboat_rules as lr
 from lifeboat_rules.web import app as web_app, labels, tables
 from lifeboat_rules.web.changes import apply_changes
+from web_load import apply_reference      # (this folder: the same reference as web_load.py's)
 
 PARTS = [  # (owner, name, part)
     (lr.Game, "legal_actions", "legal moves"),
@@ -127,29 +128,11 @@ def run(games: int, seed: int) -> None:
         print(f"  {part:18s} {1000 * seconds / moves:.3f} ms")
     rest = spent - sum(parts.spent.values())
     print(f"  {'the rest':18s} {1000 * rest / moves:.3f} ms (the states put together, the links checked...)")
-    engine = apply_reference()
+    apply_reference(4000)     # (the engine's first moves in a process are slower: warmed first)
+    engine = apply_reference(4000)
     print(f"engine apply alone, in this process right after: {1000 * engine:.3f} ms a move; "
           f"CPU a move / engine apply = {spent / moves / engine:.1f}")
     print(f"load average (1 minute) {os.getloadavg()[0]:.1f}")
-
-
-def apply_reference(moves: int = 4000) -> float:
-    """CPU seconds of the engine's ``apply`` alone per move over random play (after as many
-    moves again untimed: the engine's first moves in a process are slower), as
-    ``benchmarks/web_load.py`` measures it."""
-    rng = random.Random(3)
-    done, spent, seed = 0, 0.0, 100
-    while done < 2 * moves:
-        game = lr.new_game("classic", players=4, seed=seed)
-        seed += 1
-        while not game.over and done < 2 * moves:
-            action = rng.choice(game.legal_actions(game.pending[0].by))
-            began = time.process_time()
-            game.apply(action)
-            if done >= moves:
-                spent += time.process_time() - began
-            done += 1
-    return spent / moves
 
 
 def main() -> None:

@@ -78,3 +78,15 @@ def test_web_parts_prints_the_work_of_a_move_by_part():
     parts = {line.strip().rsplit(" ", 2)[0].strip() for line in out.splitlines() if line.startswith("  ")}
     for part in ("buttons", "feed", "write to the file", "views", "diff", "engine apply"):
         assert part in parts, (part, out)
+    assert "CPU a move / engine apply = " in out
+
+
+def test_web_sockets_prints_the_socket_layer_by_way_of_sending():
+    """benchmarks/web_sockets.py: the socket layer's CPU per message and its four answers, each
+    way of sending on each event loop installed, as ratios to the first (web extra)."""
+    pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
+    out = run("benchmarks/web_sockets.py", "--messages", "100", "--runs", "1")
+    rows = [line.split() for line in out.splitlines() if line.startswith("  ") and " on " in line]
+    ways = {(row[0], row[2]) for row in rows}
+    assert {("starlette+timeout", "asyncio"), ("direct+timeout", "asyncio"), ("direct", "asyncio")} <= ways, out
+    assert rows[0][5] == "1.00", out
