@@ -21,11 +21,11 @@ import argparse
 import asyncio
 import importlib.util
 import os
-import socket
 import statistics
 import subprocess
 import sys
-import time
+
+from web_load import cpu_seconds, free_port      # (this folder)
 
 ANSWER = "x" * 700
 WAYS = ["starlette+timeout", "direct+timeout", "direct"]
@@ -62,18 +62,6 @@ def serve(port: int, way: str, loop: str) -> None:
 
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio",
                 ws_per_message_deflate=False, loop=loop, lifespan="off")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def measure(way: str, loop: str, messages: int) -> float:

@@ -102,6 +102,9 @@ class _SecurityHeaders:
         return await self.app(scope, receive, send_with_headers)
 
 
+SERVER_SEND = "lifeboat_rules.send"     # the scope's key of the server's own send
+
+
 class _ServerSend:
     """Keeps the server's own ``send`` in a WebSocket's scope (``SERVER_SEND``): a page's
     messages go straight to it, not through Starlette's layers, which do nothing to them (a
@@ -114,9 +117,6 @@ class _ServerSend:
         if scope["type"] == "websocket":
             scope[SERVER_SEND] = send
         return await self.app(scope, receive, send)
-
-
-SERVER_SEND = "lifeboat_rules.send"
 
 
 class Bucket:
@@ -150,7 +150,7 @@ class Connection:
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
-        # the server's send for this socket (``_ServerSend``), or None: Starlette's
+        # the server's own send for this socket (``_ServerSend``); None: send through Starlette
         self.put = socket.scope.get(SERVER_SEND) if socket is not None else None
         self.sending: float | None = None   # when (the loop's clock) the message leaving began
         self.pass_ = pass_
