@@ -536,12 +536,15 @@ class Game:
                 raise
             raise self.rules.plugin_error(exc, "making a view") from exc
 
-    def views(self, characters: Iterable[str | None]) -> dict[str | None, View]:
+    def views(self, characters: Iterable[str | None],
+              kept: dict[object, Any] | None = None) -> dict[str | None, View]:
         """``{c: view(c)}`` for several characters (None: everyone) at this position, made
         together: the parts they all see alike are made once and shared between the views,
-        which are to be read only (a front end showing every seat after each move)."""
+        which are to be read only (a front end showing every seat after each move). With
+        ``kept`` (a dict the caller keeps for this game, empty at first), a character's entry
+        that reads as at the last such call is that call's very object (``views.views_of``)."""
         try:
-            return views.views_of(self, tuple(characters))
+            return views.views_of(self, tuple(characters), kept)
         except Exception as exc:
             if not self.rules.guarded or self.rules.blame(exc) is None:
                 raise

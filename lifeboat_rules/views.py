@@ -3,7 +3,7 @@ table, and the log with every field the player may not see left out."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .records import short
 from .effects import copy_event
@@ -29,11 +29,17 @@ def view(game: "Game", viewer: str | None) -> "View":
     return views_of(game, (viewer,))[viewer]
 
 
-def views_of(game: "Game", viewers: "Iterable[str | None]") -> "dict[str | None, View]":
+def views_of(game: "Game", viewers: "Iterable[str | None]",
+             kept: "dict[object, Any] | None" = None) -> "dict[str | None, View]":
     """``{viewer: view(game, viewer)}`` for several viewers at one position, made together:
     what every viewer sees alike (the table, every character's public side, the stage) is
     made once and shared by their views, and each gets its own hand, love and hate,
-    decision, offers and the card markers it may see. Read them only."""
+    decision, offers and the card markers it may see. Read them only.
+
+    ``kept``: a dict the caller keeps for one game from one call to the next (empty at
+    first). A character's entry (and a viewer's own, with its hand) that reads as it did at
+    the last call is then that call's very object, not a new equal one: a front end
+    comparing a view with the last one passes over them at once (``is``)."""
     viewers = tuple(viewers)
     for viewer in viewers:
         _viewer(game, viewer)
@@ -44,6 +50,14 @@ def views_of(game: "Game", viewers: "Iterable[str | None]") -> "dict[str | None,
     characters = {}
     for who, ch in chars.items():
         markers = ch.markers
+        if kept is not None:
+            # everything the entry is made of (a card's kind and text never change)
+            key = (ch.size, ch.survival, ch.damage, ch.lost, ch.ghost, len(ch.hand),
+                   tuple(ch.front), tuple(markers))
+            was = kept.get(who)
+            if was is not None and was[0] == key:
+                characters[who] = was[1]
+                continue
         entry = {
             "size": ch.size, "survival": ch.survival, "damage": ch.damage,
             "status": ch.status.value,
@@ -58,6 +72,8 @@ def views_of(game: "Game", viewers: "Iterable[str | None]") -> "dict[str | None,
         if texts:   # a house rule's card that says what it does (content ``text``)
             _add_texts(entry["front"], texts)
         characters[who] = entry
+        if kept is not None:
+            kept[who] = (key, entry)
     pending = game.pending
     head = {
         "ruleset": game.ruleset.name,
@@ -91,10 +107,17 @@ def views_of(game: "Game", viewers: "Iterable[str | None]") -> "dict[str | None,
         if viewer is None:
             out["characters"] = characters
         else:
-            own = {**characters[viewer],
-                   "hand": [{"id": c, "kind": kinds[c]} for c in chars[viewer].hand]}
-            if texts:
-                _add_texts(own["hand"], texts)
+            seen = characters[viewer]      # its entry as the others see it
+            hand = chars[viewer].hand
+            was = kept.get(("own", viewer)) if kept is not None else None
+            if was is not None and was[0] is seen and was[1] == hand:
+                own = was[2]
+            else:
+                own = {**seen, "hand": [{"id": c, "kind": kinds[c]} for c in hand]}
+                if texts:
+                    _add_texts(own["hand"], texts)
+                if kept is not None:
+                    kept[("own", viewer)] = (seen, hand[:], own)
             out["characters"] = {**characters, viewer: own}
         out.update(tail)
         if state.card_markers:

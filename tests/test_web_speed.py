@@ -132,6 +132,54 @@ def test_views_made_together_are_each_viewers_own_view():
     assert positions > 500
 
 
+def test_views_with_kept_parts_read_as_fresh_ones_and_reuse_only_what_did_not_change():
+    """``game.views(viewers, kept)``: over whole games of every built-in ruleset (all viewers
+    or some, as pages come and go), each view reads exactly as ``game.view`` makes it anew; a
+    character's entry (public, or a viewer's own with its hand) that reads as at the last call
+    is the last call's very object, one that changed is a new one; and the views handed out
+    before are never changed by a later call."""
+    from lifeboat_rules.rulesets import builtin_rulesets
+    from lifeboat_rules.web.jsontext import dumps
+
+    reused = renewed = 0
+    for seed, ruleset in enumerate(sorted(builtin_rulesets())):
+        game = lr.new_game(ruleset, players=4 + seed % 3, seed=seed)
+        everyone = [None] + list(game.view(None)["seats"])
+        rng = random.Random(seed)
+        kept: dict = {}
+        public: dict = {}       # who -> its public entry at the last call
+        own: dict = {}          # viewer -> its own entry at the last call it was shown
+        handed: list = []       # (a view handed out, as text then)
+        while True:
+            viewers = everyone if rng.random() < 0.7 else rng.sample(everyone, 2)
+            made = game.views(viewers, kept)
+            now: dict = {}
+            for viewer in viewers:
+                view = made[viewer]
+                assert dumps(view) == dumps(game.view(viewer)), (ruleset, viewer)
+                for who, entry in view["characters"].items():
+                    before = own.get(viewer) if who == viewer else public.get(who)
+                    if before is not None:
+                        same = dumps(before) == dumps(entry)
+                        # (a viewer's own entry is kept with its public one, which may have
+                        # changed and changed back while the viewer was not shown)
+                        assert before is entry if same and who != viewer else \
+                            (before is not entry or same), (ruleset, viewer, who)
+                        reused += before is entry
+                        renewed += before is not entry
+                    if who == viewer:
+                        own[viewer] = entry
+                    else:
+                        now[who] = entry
+                handed.append((view, dumps(view)))
+            public.update(now)
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions(rng.choice(game.pending).by)))
+        assert all(dumps(view) == text for view, text in handed), "a later call changed a view"
+    assert reused > 3 * renewed > 0, (reused, renewed)
+
+
 def test_events_copied_once_for_viewers_shown_alike_are_each_viewers_own():
     """``views.events_alike`` (a move's new events for every seat's feed at once) gives each
     viewer exactly ``events_for`` from its own index, one list only for viewers whose stretch

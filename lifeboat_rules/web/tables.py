@@ -110,6 +110,7 @@ class Table:
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
         self._legal: dict = {}             # seat -> (log length, its legal moves then, game.moves)
         self._views: dict = {}             # viewer -> (log length, its view then)
+        self._view_parts: dict = {}        # what the views of the last position were made of
         self._decisions: dict = {}         # (seat, kind, lang) -> its decision in words
         self._stage_texts: dict = {}       # (viewer or None, lang) -> (stage, view, in words)
         self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
@@ -205,7 +206,7 @@ class Table:
             behind = [v for v, (at, _) in self._views.items() if at != size]
             if viewer not in self._views:
                 behind.append(viewer)
-            for shown, made in self.game.views(behind).items():
+            for shown, made in self.game.views(behind, self._view_parts).items():
                 self._views[shown] = (size, made)
             cached = self._views[viewer]
         return cached[1]
