@@ -207,18 +207,23 @@ def events_alike(game: "Game", wanted: "Iterable[tuple[str | None, int]]") -> "l
     """``[events_for(game, viewer, since) for viewer, since in wanted]``, where the viewers
     shown a stretch of the log alike (the same ``since``, the same fields hidden at each of its
     entries with a secret) share one list: read them only. (A front end that tells every seat
-    each new move makes the copy once, not once a seat: most moves hide nothing.)"""
+    each new move makes the list once, not once a seat: most moves hide nothing.) An entry
+    with nothing hidden from its viewer is the log's own, as in ``told``."""
     log = game.log
     secrets = game.secrets
     made: dict = {}
     out = []
     for viewer, since in wanted:
         _reader(game, viewer, since)
-        shown = (since, tuple(secrets[index].hidden_from(viewer)
-                              for index in range(since, len(log)) if index in secrets))
+        hidden = [(index, secrets[index].hidden_from(viewer))
+                  for index in range(since, len(log)) if index in secrets]
+        shown = (since, tuple(fields for _, fields in hidden))
         events = made.get(shown)
         if events is None:
-            events = made[shown] = events_for(game, viewer, since)
+            events = made[shown] = log[since:]
+            for index, fields in hidden:
+                if fields:
+                    events[index - since] = redact(log[index], fields)
         out.append(events)
     return out
 
