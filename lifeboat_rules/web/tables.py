@@ -179,13 +179,13 @@ class Table:
     def stage_text(self, view: dict, viewer, lang: str) -> str | None:
         """The view's stage in words (``labels.stage_words``, a fight's ``fight_words``),
         worded once for every page shown that stage: a stage other than a fight is worded
-        from it alone, a fight for each viewer from its view (both read only and made anew
-        for each position, so the same object is the same stage)."""
+        from it alone (kept while it reads the same), a fight for each viewer from its view
+        (read only and made anew for each position, so the same object is the same fight)."""
         stage = view.get("stage")
         fight = (stage or {}).get("kind") == "fight"
         key = (viewer, lang) if fight else (None, lang)
         cached = self._stage_texts.get(key)
-        if cached is not None and cached[0] is stage and (not fight or cached[1] is view):
+        if cached is not None and (cached[1] is view if fight else (cached[0] is stage or cached[0] == stage)):
             return cached[2]
         names = self.names(lang)
         if fight:
@@ -883,18 +883,15 @@ def _key(action: dict, places: dict | None = None):
     get = (places or {}).get
     values = action.values()
     try:       # (most actions hold no list: their key is made in C)
-        key = (tuple(action), tuple(map(get, values, values)))
-        hash(key)
-        return key
+        # ``get`` refuses a value that cannot be a key (a list): what it gives back can be
+        return (tuple(action), tuple(map(get, values, values)))
     except TypeError:
         pass
-    key = (tuple(action), tuple(tuple(get(x, x) for x in v) if type(v) is list else get(v, v)
-                                for v in values))
     try:
-        hash(key)
-    except TypeError:
+        return (tuple(action), tuple(tuple(map(get, v, v)) if type(v) is list else get(v, v)
+                                     for v in values))
+    except TypeError:    # something deeper than a list of names
         return json.dumps(action, sort_keys=True, separators=(",", ":"))
-    return key
 
 
 def _places(view: dict) -> dict:
