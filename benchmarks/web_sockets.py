@@ -9,8 +9,10 @@ table answers a move with four pages' states, and one client on 127.0.0.1 sendin
 one at a time. It prints the server's CPU time (user + system, from /proc) per message and its
 four answers, for each way of sending and each event loop: through Starlette's
 ``WebSocket.send_text`` with ``asyncio.timeout`` around each answer (how the table sent before),
-straight to uvicorn's own ``send`` with the timeout (how it sends now), and without the timeout;
-on asyncio's own loop and on uvloop (when installed). Each figure is given as a ratio to the
+straight to uvicorn's own ``send`` with the timeout, without it (how the table sends a state
+inline when the socket takes it at once), and each answer handed to a sender task of its own
+page, woken for it (how the table sent every state before, and still sends when a socket is
+full); on asyncio's own loop and on uvloop (when installed). Each figure is given as a ratio to the
 first one measured in the same run, and the R runs alternate the ways, so that the machine's
 drift from minute to minute falls on all of them alike.
 """
@@ -28,7 +30,7 @@ import sys
 from web_load import cpu_seconds, free_port      # (this folder)
 
 ANSWER = "x" * 700
-WAYS = ["starlette+timeout", "direct+timeout", "direct"]
+WAYS = ["starlette+timeout", "direct+timeout", "direct", "sender tasks"]
 
 
 def serve(port: int, way: str, loop: str) -> None:
@@ -36,13 +38,27 @@ def serve(port: int, way: str, loop: str) -> None:
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
 
+    async def sender(put, page):       # a page's own sender, woken for each of its messages
+        while True:
+            await page[0].wait()
+            page[0].clear()
+            while page[1]:
+                await put({"type": "websocket.send", "text": page[1].pop()})
+
     async def endpoint(ws):
         await ws.accept()
         put = ws.scope["benchmark.send"]
+        pages = [(asyncio.Event(), []) for _ in range(4)]
+        senders = [asyncio.ensure_future(sender(put, page)) for page in pages] if way == "sender tasks" else []
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            if senders:
+                for wake, box in pages:
+                    box.append(ANSWER)
+                    wake.set()
+                continue
             for _ in range(4):
                 if way == "starlette+timeout":
                     async with asyncio.timeout(15):
