@@ -30,7 +30,7 @@ import sys
 from web_load import cpu_seconds, free_port      # (this folder)
 
 ANSWER = "x" * 700
-WAYS = ["starlette+timeout", "direct+timeout", "direct", "sender tasks"]
+WAYS = ["starlette+timeout", "direct+timeout", "direct", "sender-tasks"]
 
 
 def serve(port: int, way: str, loop: str) -> None:
@@ -49,7 +49,7 @@ def serve(port: int, way: str, loop: str) -> None:
         await ws.accept()
         put = ws.scope["benchmark.send"]
         pages = [(asyncio.Event(), []) for _ in range(4)]
-        senders = [asyncio.ensure_future(sender(put, page)) for page in pages] if way == "sender tasks" else []
+        senders = [asyncio.ensure_future(sender(put, page)) for page in pages] if way == "sender-tasks" else []
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
