@@ -9,10 +9,10 @@ table answers a move with four pages' states, and one client on 127.0.0.1 sendin
 one at a time. It prints the server's CPU time (user + system, from /proc) per message and its
 four answers, for each way of sending and each event loop: through Starlette's
 ``WebSocket.send_text`` with ``asyncio.timeout`` around each answer (how the table sent before),
-straight to uvicorn's own ``send`` with the timeout, without it (how the table sends a state
-inline when the socket takes it at once), and each answer handed to a sender task of its own
-page, woken for it (how the table sent every state before, and still sends when a socket is
-full); on asyncio's own loop and on uvloop (when installed). Each figure is given as a ratio to the
+straight to uvicorn's own ``send`` with the timeout, without it, and each answer handed to a
+sender task of its own page, woken for it (how the table sends now: a page's messages leave one
+at a time, in order, and a page whose socket is full holds up no other); on asyncio's own loop
+and on uvloop (when installed). Each figure is given as a ratio to the
 first one measured in the same run, and the R runs alternate the ways, so that the machine's
 drift from minute to minute falls on all of them alike.
 """

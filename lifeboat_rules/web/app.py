@@ -146,13 +146,12 @@ class Connection:
 
     __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
                  "wants", "full", "making", "ref", "wake", "sender", "closed", "changes", "version",
-                 "last", "put", "sending", "at_once")
+                 "last", "put", "sending")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
         # the server's own send for this socket (``_ServerSend``); None: send through Starlette
         self.put = socket.scope.get(SERVER_SEND) if socket is not None else None
-        self.at_once = _sends_at_once(self.put)   # its messages may be sent inline (``_send_now``)
         self.sending: float | None = None   # when (the loop's clock) the message leaving began
         self.pass_ = pass_
         self.seat = pass_.seats[0] if pass_.seats else None
@@ -575,8 +574,8 @@ class Server:
         for page, text in made:
             if isinstance(text, Refusal):
                 asyncio.ensure_future(self._cut(room, page, text))
-            elif not (page.at_once and _idle(page) and _send_now(page, text)):
-                page.text = text      # its sender sends it
+            else:
+                page.text = text
                 page.wake.set()
         for page in later:
             page.wants = True
@@ -815,38 +814,6 @@ class Server:
             except Exception:
                 log.exception("while dropping expired games")
             await asyncio.sleep(self.limits.sweep_every)
-
-
-def _sends_at_once(put) -> bool:
-    """Whether ``put`` (a socket's own send from the server, or None) is uvicorn's
-    ``websockets-sansio`` one, the table's own (``serve``): it waits only for its socket to be
-    writable, before it writes anything, so a message can be sent inline when it need not wait
-    (``_send_now``)."""
-    owner = getattr(put, "__self__", None)
-    return owner is not None and type(owner).__name__ == "WebSocketsSansIOProtocol" and \
-        type(owner).__module__ == "uvicorn.protocols.websockets.websockets_sansio_impl"
-
-
-def _idle(conn: Connection) -> bool:
-    """``conn``'s sender waits for work with nothing to send: a message sent now is in order."""
-    return not (conn.closed or conn.outbox or conn.text is not None or conn.wants or conn.making
-                or conn.sending is not None or conn.wake.is_set())
-
-
-def _send_now(conn: Connection, text: str) -> bool:
-    """``text`` sent to ``conn``'s page here and now, if its socket takes it without waiting:
-    True if it did. Otherwise (a page that reads slowly, or a socket gone) nothing was sent,
-    and the page's sender sends it (and finds out). Waking the sender for each state cost
-    about a sixth of the socket layer's CPU (benchmarks/web_sockets.py)."""
-    step = conn.put({"type": "websocket.send", "text": text})
-    try:
-        step.send(None)
-    except StopIteration:
-        return True
-    except Exception:       # (raised before anything was written: the sender tries again)
-        return False
-    step.close()            # it waits for the socket to be writable: nothing written yet
-    return False
 
 
 async def _send(conn: Connection, text: str) -> None:
