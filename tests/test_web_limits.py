@@ -195,6 +195,73 @@ def test_a_page_that_floods_and_never_reads_delays_no_one(db):
         raw.close()
 
 
+def _server_frames(data: bytes) -> tuple:
+    """The text messages of the unmasked frames a server sent (RFC 6455), and what is left."""
+    out = []
+    while len(data) >= 2:
+        size, at = data[1] & 0x7F, 2
+        if size == 126:
+            size, at = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127:
+            size, at = int.from_bytes(data[2:10], "big"), 10
+        if len(data) < at + size:
+            break
+        if data[0] & 0x0F == 1:
+            out.append(json.loads(data[at:at + size]))
+        data = data[at + size:]
+    return out, data
+
+
+def test_a_page_that_fills_its_socket_gets_every_state_once_and_in_order(db):
+    """A page that asks for whole states faster than it reads, while the game moves on, fills
+    its socket: its sender holds its newest state until the socket drains. Once it reads again
+    it gets every state made for it exactly once and in order (versions 1, 2, 3, ... with
+    nothing missing or twice), the last one the table as it is."""
+    server = Server(db, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
+    with ThreadServer(server) as live:
+        created = new_game(live, ["link"] * 4)
+        links = links_of(live.ws, created["host"])
+        pages = {s: page(live.ws, t) for s, t in links.items() if s != "spectator"}
+        raw, looks, stop = flooder(live, links["spectator"])
+        room = server.rooms[created["game"]]
+        deadline = time.monotonic() + BOUND
+        while not any(p.pass_.role == "spectator" for p in room.pages):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        watcher = next(p for p in room.pages if p.pass_.role == "spectator")
+        over, full, moves = False, 0, 0
+        while not over and full < 20:
+            assert time.monotonic() < deadline, "the page's socket never filled"
+            mover = next(s for s, (_, state) in pages.items() if s in state["waiting"])
+            ws, state = pages[mover]
+            choice = next(c for c in state["choices"] if not c["any_time"])
+            moves += 1
+            ref = moves
+            ws.send(json.dumps({"type": "move", "seat": mover, "offer": state["offer"], "ref": ref,
+                                "action": choice["action"]}))
+            answered = next_state(ws, lambda m: m.get("ref") == ref)
+            for seat, (other, _) in pages.items():
+                pages[seat] = (other, answered if seat == mover else next_state(other))
+            over = answered["view"]["over"]
+            full += watcher.text is not None      # a state of its waits to leave
+            time.sleep(0.005)
+        assert full, "the page's socket never filled before the game ended"
+        stop.set()
+        raw.settimeout(1.0)
+        data, got = b"", []
+        with contextlib.suppress(socket.timeout):
+            while True:        # it reads again: everything it was sent, until it is quiet
+                messages, data = _server_frames(data + raw.recv(1 << 20))
+                got += messages
+        assert got and [m["v"] for m in got] == list(range(1, len(got) + 1))
+        assert all(m["type"] == "state" for m in got)
+        assert all(a["log_size"] <= b["log_size"] for a, b in zip(got, got[1:]))
+        assert got[-1]["log_size"] == answered["log_size"]
+        for ws, _ in pages.values():
+            ws.close()
+        raw.close()
+
+
 def test_a_page_whose_state_does_not_leave_is_cut_off(db, caplog):
     """A message that has not left within ``Limits.send_timeout`` cuts its page off: the
     server keeps no page for ever whose socket is full, and forgets what it held for it."""
