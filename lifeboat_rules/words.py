@@ -1165,16 +1165,18 @@ class FeedReader:
         return told
 
     def _memory(self) -> tuple:
-        """What the reader remembers: where it is, the last entry it told, and the turn's
-        request and fight as the feed follows them. Its words are made from this and the
-        events it reads, and from nothing else of its viewer's. (The feed replaces its request
-        and sides, never changes them: the memory holds them as they are, not copies.)"""
+        """What the reader remembers (a copy): where it is, the last entry it told, and the
+        turn's request and fight as the feed follows them. Its words are made from this and
+        the events it reads, and from nothing else of its viewer's."""
         feed = self._feed
-        return (self.upto, self._last, feed.request, feed.sides, feed.won)
+        return (self.upto, self._last, dict(feed.request),
+                {side: list(members) for side, members in feed.sides.items()}, feed.won)
 
     def _recall(self, memory: tuple) -> None:
         feed = self._feed
-        self.upto, self._last, feed.request, feed.sides, feed.won = memory
+        self.upto, self._last, request, sides, feed.won = memory
+        feed.request = dict(request)
+        feed.sides = {side: list(members) for side, members in sides.items()}
 
     @staticmethod
     def read_all(readers: list) -> list:
@@ -1431,8 +1433,8 @@ class _Feed(_Words):
         if not members:
             return self.ev_join(echo)
         leader = members[0]
-        if by not in members:    # (a new dict: a reader's memory holds the old one, FeedReader)
-            self.sides = {**self.sides, side: members + [by]}
+        if by not in members:
+            members.append(by)
         return self.t(f"feed.join.{side}", who=self.who(by), leader=self.who(leader))
 
     def tell_play(self, a, by, echo, group):
