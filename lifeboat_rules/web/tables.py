@@ -185,7 +185,8 @@ class Table:
         fight = (stage or {}).get("kind") == "fight"
         key = (viewer, lang) if fight else (None, lang)
         cached = self._stage_texts.get(key)
-        if cached is not None and (cached[1] is view if fight else (cached[0] is stage or cached[0] == stage)):
+        if cached is not None and (cached[1] is view if fight
+                                   else cached[0] is stage or cached[0] == stage):
             return cached[2]
         names = self.names(lang)
         if fight:
@@ -883,7 +884,8 @@ def _key(action: dict, places: dict | None = None):
     get = (places or {}).get
     values = action.values()
     try:       # (most actions hold no list: their key is made in C)
-        # ``get`` refuses a value that cannot be a key (a list): what it gives back can be
+        # ``get`` raises TypeError for a value that cannot be a key (a list), and what it
+        # gives back always can be one: no hash() to check the key
         return (tuple(action), tuple(map(get, values, values)))
     except TypeError:
         pass
