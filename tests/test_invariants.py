@@ -10,7 +10,7 @@ and a ``clone()`` and a ``from_dict(to_dict())`` copy taken earlier continue ide
 
 Budget: ``RUNS`` runs of ``STEPS_PER_RUN`` (a deal and 199 steps) per ruleset: 2,189 steps by
 default, 101,490 with ``HYPOTHESIS_PROFILE=long``; the test checks that at least 2,000 (long:
-100,000) ran. The counts run are printed at the end of the pytest run.
+100,000) ran, running the budget again (at most twice) when Hypothesis ended runs early. The counts run are printed at the end of the pytest run.
 """
 
 from __future__ import annotations
@@ -221,8 +221,13 @@ SETTINGS = settings(max_examples=RUNS, stateful_step_count=STEPS_PER_RUN, deadli
 def test_random_play_keeps_every_invariant(spec):
     machine = type(f"Game_{inv.spec_name(spec)}", (GameMachine,), {"SPEC": spec})
     before = inv.STATS.get(inv.spec_name(spec), {}).get("steps", 0)
-    run_state_machine_as_test(machine, settings=SETTINGS)
-    ran = inv.STATS[inv.spec_name(spec)]["steps"] - before
+    # Hypothesis may end a run before its step count (its choices ran out), so a budget of
+    # runs can fall a few steps short of the figure: more runs until it is reached (a few)
+    for _ in range(3):
+        run_state_machine_as_test(machine, settings=SETTINGS)
+        ran = inv.STATS[inv.spec_name(spec)]["steps"] - before
+        if ran >= REQUIRED_STEPS:
+            break
     assert ran >= REQUIRED_STEPS, f"only {ran} steps ran"
 
 
