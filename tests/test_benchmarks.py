@@ -88,5 +88,6 @@ def test_web_sockets_prints_the_socket_layer_by_way_of_sending():
     out = run("benchmarks/web_sockets.py", "--messages", "100", "--runs", "1")
     rows = [line.split() for line in out.splitlines() if line.startswith("  ") and " on " in line]
     ways = {(row[0], row[2]) for row in rows}
-    assert {("starlette+timeout", "asyncio"), ("direct+timeout", "asyncio"), ("direct", "asyncio"), ("sender-tasks", "asyncio")} <= ways, out
+    assert {("starlette+timeout", "asyncio"), ("direct+timeout", "asyncio"), ("direct", "asyncio"),
+            ("sender-tasks", "asyncio")} <= ways, out
     assert rows[0][5] == "1.00", out

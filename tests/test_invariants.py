@@ -10,7 +10,8 @@ and a ``clone()`` and a ``from_dict(to_dict())`` copy taken earlier continue ide
 
 Budget: ``RUNS`` runs of ``STEPS_PER_RUN`` (a deal and 199 steps) per ruleset: 2,189 steps by
 default, 101,490 with ``HYPOTHESIS_PROFILE=long``; the test checks that at least 2,000 (long:
-100,000) ran, running the budget again (at most twice) when Hypothesis ended runs early. The counts run are printed at the end of the pytest run.
+100,000) ran, running the budget again (at most twice) when Hypothesis ended runs early. The
+counts run are printed at the end of the pytest run.
 """
 
 from __future__ import annotations

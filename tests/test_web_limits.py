@@ -222,21 +222,20 @@ def test_a_page_that_fills_its_socket_gets_every_state_once_and_in_order(db):
         created = new_game(live, ["link"] * 4)
         links = links_of(live.ws, created["host"])
         pages = {s: page(live.ws, t) for s, t in links.items() if s != "spectator"}
-        raw, looks, stop = flooder(live, links["spectator"])
+        raw, _, stop = flooder(live, links["spectator"])
         room = server.rooms[created["game"]]
         deadline = time.monotonic() + BOUND
         while not any(p.pass_.role == "spectator" for p in room.pages):
             assert time.monotonic() < deadline
             time.sleep(0.01)
         watcher = next(p for p in room.pages if p.pass_.role == "spectator")
-        over, full, moves = False, 0, 0
+        over, full, ref = False, 0, 0
         while not over and full < 20:
             assert time.monotonic() < deadline, "the page's socket never filled"
             mover = next(s for s, (_, state) in pages.items() if s in state["waiting"])
             ws, state = pages[mover]
             choice = next(c for c in state["choices"] if not c["any_time"])
-            moves += 1
-            ref = moves
+            ref += 1
             ws.send(json.dumps({"type": "move", "seat": mover, "offer": state["offer"], "ref": ref,
                                 "action": choice["action"]}))
             answered = next_state(ws, lambda m: m.get("ref") == ref)
