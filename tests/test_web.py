@@ -71,12 +71,14 @@ def host_state(client, host) -> dict:
 
 
 def saved(db) -> dict:
-    """Every game's saved state and every seat's move count, as the file holds them."""
+    """Every game's saved snapshot, version and actions, and every seat's controller, as the
+    file holds them."""
     con = sqlite3.connect(db)
     try:
-        games = {i: s for i, s in con.execute("SELECT id, state FROM games")}
+        games = {i: (s, v) for i, s, v in con.execute(
+            "SELECT id, state, version FROM games JOIN snapshots ON game_id = id")}
         moves = con.execute("SELECT game_id, at, action FROM moves ORDER BY game_id, at").fetchall()
-        seats = {(g, s): m for g, s, m in con.execute("SELECT game_id, seat, moves FROM seats")}
+        seats = {(g, s): (c, b) for g, s, c, b in con.execute("SELECT game_id, seat, controller, bot FROM seats")}
         tokens = con.execute("SELECT digest, revoked FROM tokens ORDER BY digest").fetchall()
     finally:
         con.close()
@@ -87,7 +89,7 @@ def saved_game(db, game_id) -> lr.Game:
     """The game as the file holds it: its snapshot and the actions saved after it."""
     con = sqlite3.connect(db)
     try:
-        state = con.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        state = con.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()[0]
         moves = con.execute("SELECT action FROM moves WHERE game_id = ? ORDER BY at", (game_id,)).fetchall()
     finally:
         con.close()
@@ -359,7 +361,8 @@ def test_a_move_changes_the_game_once_and_a_replay_is_refused(client, db):
         after = receive(ws)
         assert after["type"] == "state" and after["log_size"] > state["log_size"]
         assert after["ref"] == 17                    # the answer to that move
-        assert saved(db)["seats"][(created["game"], seat)] == 1
+        assert [(g, json.loads(action)) for g, _, action in saved(db)["moves"]] == [
+            (created["game"], choice["action"])]     # the one move, written before the answer
         snapshot = saved(db)
         send(ws, move)                               # the same message again
         answer = receive(ws)
@@ -407,7 +410,7 @@ def test_an_illegal_move_gets_the_rules_words_and_changes_nothing(client, db):
                   "action": {"by": seat, "type": "row"}})
         answer = receive(ws)
         assert answer["code"] == "illegal"
-        game = lr.Game.from_dict(json.loads(before["games"][created["game"]]))
+        game = lr.Game.from_dict(json.loads(before["games"][created["game"]][0]))
         with pytest.raises(lr.IllegalAction) as refused:
             game.apply({"by": seat, "type": "row"})
         assert str(refused.value) in answer["message"]

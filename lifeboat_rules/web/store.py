@@ -1,10 +1,14 @@
 """Where the web table keeps its games: one SQLite file (stdlib ``sqlite3``).
 
-A game is a row holding a snapshot (``Game.to_dict()`` as JSON) and, after it, the actions
-applied since, one row each, keyed by the length of the game's log before that action: writing
-a move is a short insert, however long the game, and two writers that start from the same
-state cannot both succeed (the second insert finds its key taken), so no acknowledged move is
-ever overwritten. The snapshot is rewritten every ``SNAPSHOT_EVERY`` actions and at the end.
+A game is a short row (what it is, its version, its counters), a snapshot (``Game.to_dict()``
+as JSON, in a row of its own) and, after it, the actions applied since, one row each, keyed by
+the length of the game's log before that action: writing a move is a short insert and a short
+update, however long the game, and two writers that start from the same state cannot both
+succeed (the second insert finds its key taken), so no acknowledged move is ever overwritten.
+The snapshot is rewritten every ``SNAPSHOT_EVERY`` actions and at the end. (The snapshot has a
+table of its own because SQLite writes a whole row again when one of its columns changes: each
+move would write the snapshot's pages again. Nor is a seat's move count kept: the game's log
+holds every action with the seat that made it.)
 
 One server owns a file: it holds an exclusive lock on it for as long as it runs (the system
 drops the lock when the process ends, even by ``kill -9``), and a second server on the same
@@ -29,7 +33,7 @@ try:                      # the lock on the file (POSIX); elsewhere only the wri
 except ImportError:       # pragma: no cover
     fcntl = None
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SNAPSHOT_EVERY = 256      # actions between two snapshots of a game (most games: only at the end)
 
 SCHEMA = """
@@ -42,24 +46,26 @@ CREATE TABLE IF NOT EXISTS games (
     over INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    state TEXT NOT NULL,             -- Game.to_dict() as JSON: the snapshot
     base INTEGER NOT NULL DEFAULT 0, -- the length of the snapshot's log
     version INTEGER NOT NULL DEFAULT 0,  -- the length of the log after the last action saved
     played INTEGER NOT NULL DEFAULT 0,   -- moves made by people (not bots)
     bots_only INTEGER NOT NULL DEFAULT 0 -- every seat a bot
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    state TEXT NOT NULL              -- Game.to_dict() as JSON, its log games.base long
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id),
     at INTEGER NOT NULL,             -- the length of the game's log before the action
     action TEXT NOT NULL,            -- the action as JSON
     PRIMARY KEY (game_id, at)
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
     seat TEXT NOT NULL,              -- the character id
     controller TEXT NOT NULL,        -- link | host | bot
     bot TEXT,                        -- the bot's name when controller = bot
-    moves INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS tokens (
@@ -88,12 +94,65 @@ CREATE TABLE IF NOT EXISTS options (
 );
 """
 
-# schema 1 kept the whole game in ``state`` after every move
+# schema 1 kept the whole game in ``state`` after every move (and had no ``moves``)
 MIGRATE_FROM_1 = """
 ALTER TABLE games ADD COLUMN base INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN played INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    at INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, at)
+);
+"""
+
+# schema 2 kept the snapshot in the games row (so each move wrote it again with the row) and
+# each seat's move count; its tables are rebuilt as schema 3's in SQLite's way of changing a
+# table (make the new one, copy, drop the old, rename), the foreign keys off meanwhile
+MIGRATE_FROM_2 = """
+CREATE TABLE snapshots (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    state TEXT NOT NULL
+);
+INSERT INTO snapshots (game_id, state) SELECT id, state FROM games;
+CREATE TABLE games_3 (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    base INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL DEFAULT 0,
+    played INTEGER NOT NULL DEFAULT 0,
+    bots_only INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO games_3 SELECT id, ruleset, players, lang, over, created, updated, base, version,
+    played, bots_only FROM games;
+CREATE TABLE moves_3 (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    at INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, at)
+) WITHOUT ROWID;
+INSERT INTO moves_3 SELECT game_id, at, action FROM moves;
+CREATE TABLE seats_3 (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    controller TEXT NOT NULL,
+    bot TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+INSERT INTO seats_3 SELECT game_id, seat, controller, bot FROM seats;
+DROP TABLE moves;
+DROP TABLE seats;
+DROP TABLE games;
+ALTER TABLE games_3 RENAME TO games;
+ALTER TABLE moves_3 RENAME TO moves;
+ALTER TABLE seats_3 RENAME TO seats;
 """
 
 
@@ -111,6 +170,11 @@ TIMED_OUT = {"link": 1, "host": 2}
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _statements(script: str) -> list:
+    """The statements of one of the scripts above (none holds a ``;`` but at its end)."""
+    return [statement for statement in script.split(";") if statement.strip()]
 
 
 def _dumps(data) -> str:
@@ -138,19 +202,40 @@ class Store:
             if "games" in before:
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 version = int(row[0]) if row else 1
-                if version == 1:
-                    self._db.executescript(MIGRATE_FROM_1)
-                    for game_id, state in self._db.execute("SELECT id, state FROM games").fetchall():
-                        size = len(json.loads(state)["log"])
-                        self._db.execute("UPDATE games SET base = ?, version = ? WHERE id = ?",
-                                         (size, size, game_id))
-                    self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+                if version in (1, 2):
+                    self._migrate(version)
                 elif version != SCHEMA_VERSION:
                     raise RuntimeError(f"{path}: web table database of schema {version}, "
                                        f"this version reads {SCHEMA_VERSION}")
             self._db.executescript(SCHEMA)
             if self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() is None:
                 self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def _migrate(self, version: int) -> None:
+        """A file of schema 1 or 2 brought to this one, in one transaction: all or nothing."""
+        db = self._db
+        db.execute("PRAGMA foreign_keys=OFF")     # tables are rebuilt (not switched within a transaction)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if version == 1:
+                for statement in _statements(MIGRATE_FROM_1):
+                    db.execute(statement)
+                for game_id, state in db.execute("SELECT id, state FROM games").fetchall():
+                    size = len(json.loads(state)["log"])
+                    db.execute("UPDATE games SET base = ?, version = ? WHERE id = ?", (size, size, game_id))
+                version = 2
+            if version == 2:
+                for statement in _statements(MIGRATE_FROM_2):
+                    db.execute(statement)
+            if db.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise RuntimeError(f"{self.path}: a row refers to a game the file does not hold")
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        finally:
+            db.execute("PRAGMA foreign_keys=ON")
 
     def close(self) -> None:
         with self._lock:
@@ -167,22 +252,23 @@ class Store:
         now = time.time()
         bots_only = int(all(c == "bot" for _, c, _ in seats))
         with self._lock, self._transaction():
-            self._db.execute("INSERT INTO games (id, ruleset, players, lang, over, created, updated, state, "
-                             "base, version, bots_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self._db.execute("INSERT INTO games (id, ruleset, players, lang, over, created, updated, "
+                             "base, version, bots_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (game_id, ruleset, players, lang, int(bool(state["state"].get("over"))),
-                              now, now, _dumps(state), len(state["log"]), len(state["log"]), bots_only))
+                              now, now, len(state["log"]), len(state["log"]), bots_only))
+            self._db.execute("INSERT INTO snapshots (game_id, state) VALUES (?, ?)", (game_id, _dumps(state)))
             self._db.executemany("INSERT INTO seats (game_id, seat, controller, bot) VALUES (?, ?, ?, ?)",
                                  [(game_id, s, c, b) for s, c, b in seats])
             self._db.executemany("INSERT INTO tokens (digest, token, game_id, role, seat) VALUES (?, ?, ?, ?, ?)",
                                  [(digest(t), t, game_id, r, s) for t, r, s in tokens])
 
-    def save_moves(self, game_id: str, moves: list, after: int, over: bool, movers: dict,
-                   people: int, snapshot=None) -> None:
+    def save_moves(self, game_id: str, moves: list, after: int, over: bool, people: int,
+                   snapshot=None) -> None:
         """Actions applied to a game: ``moves`` [(log length before, action)], ``after`` the
-        log's length after them, ``movers`` {seat: number of moves it made}, ``people`` how
-        many of them people made; with ``snapshot`` (a callable giving ``Game.to_dict()`` after
-        them) the snapshot is rewritten and the actions it holds dropped. ``Conflict``, and
-        nothing written, if the file's game is not where the first action started from."""
+        log's length after them, ``people`` how many of them people made; with ``snapshot`` (a
+        callable giving ``Game.to_dict()`` after them) the snapshot is rewritten and the
+        actions it holds dropped. ``Conflict``, and nothing written, if the file's game is not
+        where the first action started from."""
         with self._lock, self._transaction():
             changed = self._db.execute(
                 "UPDATE games SET version = ?, over = ?, updated = ?, played = played + ? "
@@ -195,30 +281,28 @@ class Store:
                                      [(game_id, at, _dumps(action)) for at, action in moves])
             except sqlite3.IntegrityError:
                 raise Conflict(f"game {game_id} moved on in the file") from None
-            self._db.executemany("UPDATE seats SET moves = moves + ? WHERE game_id = ? AND seat = ?",
-                                 [(n, game_id, s) for s, n in movers.items()])
             if snapshot is not None:
                 state = snapshot()
-                self._db.execute("UPDATE games SET state = ?, base = ? WHERE id = ?",
-                                 (_dumps(state), len(state["log"]), game_id))
+                self._db.execute("UPDATE snapshots SET state = ? WHERE game_id = ?", (_dumps(state), game_id))
+                self._db.execute("UPDATE games SET base = ? WHERE id = ?", (len(state["log"]), game_id))
                 self._db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
 
     def game(self, game_id: str) -> dict | None:
         """{"id", "ruleset", "players", "lang", "over", "state": dict (the snapshot), "moves":
-        [(log length before, action)] since it, "seats": {seat: {...}}}."""
+        [(log length before, action)] since it, "seats": {seat: {"controller", "bot"}}}."""
         with self._lock:
-            row = self._db.execute("SELECT id, ruleset, players, lang, over, state FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+            row = self._db.execute("SELECT id, ruleset, players, lang, over, state FROM games "
+                                   "JOIN snapshots ON game_id = id WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
-            seats = self._db.execute("SELECT seat, controller, bot, moves FROM seats WHERE game_id = ?",
+            seats = self._db.execute("SELECT seat, controller, bot FROM seats WHERE game_id = ?",
                                      (game_id,)).fetchall()
             moves = self._db.execute("SELECT at, action FROM moves WHERE game_id = ? ORDER BY at",
                                      (game_id,)).fetchall()
         return {"id": row[0], "ruleset": row[1], "players": row[2], "lang": row[3],
                 "over": bool(row[4]), "state": json.loads(row[5]),
                 "moves": [(at, json.loads(action)) for at, action in moves],
-                "seats": {s: {"controller": c, "bot": b, "moves": m} for s, c, b, m in seats}}
+                "seats": {s: {"controller": c, "bot": b} for s, c, b in seats}}
 
     def count_open_games(self, bots_only: bool = False) -> int:
         with self._lock:
@@ -242,7 +326,7 @@ class Store:
             old = {r[0] for r in self._db.execute(
                 "SELECT id FROM games WHERE over = 1 AND bots_only = 1 AND updated < ?", (bots_done_before,))}
             gone += [g for i, g in enumerate(done) if i >= keep_bots_done or g in old]
-            for table in ("moves", "seats", "tokens", "chat", "options"):
+            for table in ("snapshots", "moves", "seats", "tokens", "chat", "options"):
                 self._db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(g,) for g in gone])
             self._db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
         return gone

@@ -525,7 +525,9 @@ class Hall:
             for at, action in row["moves"]:       # the actions saved since the snapshot
                 if at >= len(game.log):
                     game.apply(action)
-            table = Table(game_id, game, row["lang"], row["seats"], self.store.chat(game_id),
+            made = collections.Counter(entry["action"]["by"] for entry in game.log if entry["type"] == "action")
+            seats = {seat: {**entry, "moves": made[seat]} for seat, entry in row["seats"].items()}
+            table = Table(game_id, game, row["lang"], seats, self.store.chat(game_id),
                           self.store.options(game_id))
             table.unsnapped = len(row["moves"])
             self._remember(table)
@@ -582,7 +584,7 @@ class Hall:
         except lr.IllegalAction as exc:
             raise Refusal("illegal", str(exc)) from None
         table.seats[seat]["moves"] += 1
-        self._save(table, [(at, action)], {seat: 1}, people=people)
+        self._save(table, [(at, action)], people=people)
         self._track(table)
 
     def bot_step(self, game_id: str, budget: float = 0.05) -> tuple:
@@ -591,7 +593,7 @@ class Hall:
         this returns. (How many moves they made, whether a bot must still decide.)"""
         table = self.table(game_id)
         game = table.game
-        moves, movers = [], {}
+        moves = []
         began = time.perf_counter()
         try:
             while len(moves) < self.bot_steps:
@@ -602,26 +604,25 @@ class Hall:
                 moves.append((len(game.log), action))
                 game.apply(action)
                 table.seats[seat]["moves"] += 1
-                movers[seat] = movers.get(seat, 0) + 1
         except BaseException:
             self._forget(game_id)       # memory must not run ahead of the file
             raise
         if moves:
-            self._save(table, moves, movers, people=0)
+            self._save(table, moves, people=0)
             self._track(table)
         return len(moves), table.bot_pending() is not None
 
     def bot_pending(self, game_id: str) -> bool:
         return self.table(game_id).bot_pending() is not None
 
-    def _save(self, table: Table, moves: list, movers: dict, people: int) -> None:
+    def _save(self, table: Table, moves: list, people: int) -> None:
         """The actions just applied, into the file; if that fails, the game in memory is
         dropped (it is read back from the file: memory never runs ahead of it) and the
         move refused as ``not_saved``."""
         game = table.game
         snap = game.over or table.unsnapped + len(moves) >= SNAPSHOT_EVERY
         try:
-            self.store.save_moves(table.game_id, moves, len(game.log), game.over, movers, people,
+            self.store.save_moves(table.game_id, moves, len(game.log), game.over, people,
                                   game.to_dict if snap else None)
         except (Conflict, OSError, sqlite3.Error) as exc:
             self._forget(table.game_id)
