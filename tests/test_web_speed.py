@@ -74,9 +74,10 @@ def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells()
 def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one():
     """A fight's buttons say what each move does to the sides' strengths, counted on a copy of
     the game; plays that cannot change them (a card that is no weapon, a player outside the
-    fight) and joins (the joiner's size and weapons added to its side) skip the copy
-    (``Table._strength_known``). In every fight position of games of every built-in ruleset,
-    every seat's buttons are the same either way."""
+    fight), a member's weapon (its bonus added to the member's side) and joins (the joiner's
+    size and weapons added to its side) skip the copy (``Table._strength_known``). In every
+    fight position of games of every built-in ruleset, every seat's buttons are the same
+    either way."""
     from lifeboat_rules.rulesets import builtin_rulesets
     from lifeboat_rules.web.tables import UNKNOWN, Table
 
@@ -84,7 +85,7 @@ def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one()
         def _strength_known(self, action, stage, view):
             return UNKNOWN
 
-    compared = skipped = joins = 0
+    compared = skipped = joins = weapons = 0
     for seed, ruleset in enumerate(sorted(builtin_rulesets()) * 2):
         game = lr.new_game(ruleset, players=4 + seed % 3, seed=seed)
         seats = {s: {"controller": "link", "bot": None, "moves": 0} for s in game.view(None)["seats"]}
@@ -98,14 +99,20 @@ def test_fight_buttons_made_without_a_copy_of_the_game_are_those_made_with_one()
                     for lang in ("en", "zh"):
                         assert quick.choices(seat, lang) == slow.choices(seat, lang), (ruleset, seed, seat)
                     view = game.view(seat)
-                    known = [a["type"] for a in game.legal_actions(seat)
-                             if quick._strength_known(a, view["stage"], view) is not UNKNOWN]
+                    stage = view["stage"]
+                    known = [a for a in game.legal_actions(seat)
+                             if quick._strength_known(a, stage, view) is not UNKNOWN]
                     skipped += len(known)
-                    joins += known.count("join")
+                    joins += sum(a["type"] == "join" for a in known)
+                    members = stage["attackers"] + stage["defenders"]
+                    kinds = {c["id"]: c["kind"] for c in view["characters"][seat].get("hand", ())}
+                    weapons += sum(bool(a["type"] == "play" and seat in members
+                                        and quick.weapons().get(kinds.get(a["card"]))) for a in known)
                     compared += 1
             by = game.pending[0].by
             game.apply(rng.choice(game.legal_actions(by)))
-    assert compared > 100 and skipped > 500 and joins > 100, (compared, skipped, joins)
+    assert compared > 100 and skipped > 500 and joins > 100 and weapons > 20, (
+        compared, skipped, joins, weapons)
 
 
 def test_views_made_together_are_each_viewers_own_view():

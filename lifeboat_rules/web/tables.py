@@ -231,8 +231,10 @@ class Table:
         ``UNKNOWN``. Under the base count only (R-FIGHT-3: the members' sizes and the weapons
         face up in front of them; no ``lifeboat_strength`` hook, no plugin from outside the
         library): a play by a player outside the fight, or of a card that is no weapon,
-        leaves them as they are; a join is counted by the fight itself with the joiner on
-        its side (``side_strength``: the count the fight closes with, if the join closes it).
+        leaves them as they are; a member's weapon adds its bonus to the member's side (the
+        card goes face up in front of it); a join is counted by the fight itself with the
+        joiner on its side (``side_strength``: the count the fight closes with, if the join
+        closes it).
         (tests/test_web_speed.py checks the buttons against those made with the copy.)"""
         kind = action["type"]
         if kind not in ("play", "join"):
@@ -248,7 +250,15 @@ class Table:
             if not inside:
                 return strength
             card = next((c.get("kind") for c in entry.get("hand", ()) if c.get("id") == action.get("card")), None)
-            return strength if card is not None and not self.weapons().get(card) else UNKNOWN
+            if card is None:
+                return UNKNOWN
+            bonus = self.weapons().get(card)
+            if not bonus:
+                return strength
+            side = Side.ATTACKER.value if by in stage.get("attackers", ()) else Side.DEFENDER.value
+            if type(strength) is not dict or type(strength.get(side)) is not int:
+                return UNKNOWN
+            return {**strength, side: strength[side] + bonus}
         side = action.get("side")
         fight = self.game.top
         if inside or type(strength) is not dict or side not in strength or not isinstance(fight, FightWindow):
