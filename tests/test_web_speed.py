@@ -216,3 +216,22 @@ def test_events_copied_once_for_viewers_shown_alike_are_each_viewers_own():
             by = game.pending[0].by
             game.apply(rng.choice(game.legal_actions(by)))
     assert shared > 1000 and differed > 50, (shared, differed)
+
+
+def test_json_text_is_the_standard_librarys_whatever_the_keys_and_characters():
+    """``jsontext.dumps`` takes orjson's fast way when it can and falls back for keys that are
+    not text and for lone surrogates: the text is the standard library's compact text each
+    time (keys sorted when asked)."""
+    import json
+
+    from lifeboat_rules.web.jsontext import dumps
+
+    values = [{"b": 1, "a": [True, None, 2.5, "é 救生艇"]}, {2: "two", 1: {3: [3]}},
+              {"lone": "\udc80", "x": {1: "x"}}, [{"z": 0, "y": {"b": 1, "a": 2}}], "plain", 7]
+    for value in values:
+        for sort in (False, True):
+            expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort)
+            text = dumps(value, sort=sort)
+            assert json.loads(text) == json.loads(expected)
+            if "\udc80" not in expected:     # (escaped by the fallback: text SQLite takes)
+                assert text == expected, (value, sort)

@@ -20,9 +20,13 @@ def dumps(value, ascii: bool = False, sort: bool = False) -> str:
     the standard library writes it, with ``ascii`` every other character escaped (a lone
     surrogate too: text SQLite takes)."""
     if orjson is not None:
+        option = orjson.OPT_SORT_KEYS if sort else 0
         try:
-            option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort else 0)
             return orjson.dumps(value, option=option).decode()
+        except (TypeError, ValueError):
+            pass
+        try:    # a key that is not text (orjson's option for it makes every call slower)
+            return orjson.dumps(value, option=option | orjson.OPT_NON_STR_KEYS).decode()
         except (TypeError, ValueError):
             pass
     return json.dumps(value, ensure_ascii=ascii, separators=(",", ":"), sort_keys=sort)
