@@ -1,0 +1,149 @@
+"""The web table's work for a move in instructions, under callgrind (issue #16): prints, never
+asserts.
+
+    python benchmarks/web_instructions.py [--moves N]
+
+CPU time drifts with the machine by a third from minute to minute (docs/web.md, Speed), so a
+change of a few hundredths in the server's work cannot be told from the noise in
+``web_load.py`` or ``web_parts.py``. Instructions do not drift: this script runs, each under
+``valgrind --tool=callgrind`` (Debian's ``valgrind``) with ``PYTHONHASHSEED=0``,
+
+- the server's work as ``web_parts.py`` does it (8 games of 4 link seats in one process, a
+  random pending seat moving with one of its buttons, then every page's new state as a diff,
+  without sockets and without the pages' own side), with 0 and with N moves;
+- the engine's own ``apply`` over random play of the same ruleset (as ``web_load.py``'s
+  reference: the moves chosen beforehand and applied again on fresh games, so only ``apply``
+  is counted), with 0 and with N moves;
+
+and prints each one's instructions a move (the run with N less the run with 0, over N) and
+their ratio. The counts of the same code repeat within about 1% from run to run (what varies:
+the order of sets and dicts of objects, which follows their addresses). The ratio of instructions
+is not the ratio of CPU time: the server touches far more memory between two moves than the
+engine alone, so each of its instructions takes longer (about twice, on the development
+machine). It is the figure for comparing two versions of the code; ``web_load.py`` remains
+the one for the time a move takes. Two runs at a time, on a 2-core machine about 4 minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def server_work(moves: int) -> int:
+    """Sets up 8 games with their pages' first states, then plays ``moves`` moves."""
+    from lifeboat_rules.web import app as web_app
+
+    folder = tempfile.mkdtemp(prefix="lifeboat-instructions-")
+    asyncio.set_event_loop(asyncio.new_event_loop())     # (the server's locks want one)
+    server = web_app.Server(os.path.join(folder, "instructions.sqlite3"), max_games=8)
+    hall = server.hall
+    rng = random.Random(0)
+    games = []
+    for number in range(8):
+        created = hall.create("classic", 4, "en", ["link"] * 4, seed=number)
+        pages = []
+        for token, role, _ in hall.store.live_tokens(created["game"]):
+            if role == "seat":
+                page = web_app.Connection(None, hall.enter(token), "en", 20.0, 40)
+                page.changes = True          # the server keeps the state a page holds
+                server._state(page, True)
+                pages.append(page)
+        games.append((hall.table(created["game"]), pages))
+    done = 0
+    while games and done < moves:
+        table, pages = entry = games[rng.randrange(len(games))]
+        if table.game.over:
+            games.remove(entry)
+            continue
+        pending = {d.by for d in table.game.pending}
+        page = rng.choice([p for p in pages if p.seat in pending])
+        held = page.last
+        action = rng.choice([c for c in held["choices"] if not c["any_time"]])["action"]
+        hall.move(page.pass_, page.seat, action, held["offer"])
+        page.ref = done
+        for each in pages:
+            server._state(each, False)
+        done += 1
+    return done
+
+
+def engine_work(moves: int) -> int:
+    """Plays random games to choose enough moves (in both runs alike), then applies ``moves``
+    of them again on fresh games."""
+    import lifeboat_rules as lr
+
+    rng = random.Random(3)
+    games, chosen, seed = [], 0, 100
+    while chosen < 4000:
+        game = lr.new_game("classic", players=4, seed=seed)
+        start, actions = game.clone(), []
+        while not game.over and chosen < 4000:
+            action = rng.choice(game.legal_actions(game.pending[0].by))
+            game.apply(action)
+            actions.append(action)
+            chosen += 1
+        games.append((start, actions))
+        seed += 1
+    done = 0
+    for start, actions in games:
+        for action in actions:
+            if done == moves:
+                return done
+            start.apply(action)
+            done += 1
+    return done
+
+
+def count(which: str, moves: int) -> int:
+    """The instructions of one run of ``which`` with ``moves`` moves, under callgrind."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, os.path.abspath(__file__), "--inner", which, "--moves", str(moves)]
+    run = subprocess.run(command, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONHASHSEED": "0"}, check=True)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if found is None:
+        raise SystemExit(f"no count from callgrind:\n{run.stderr[-2000:]}")
+    done = re.search(r"moves (\d+)", run.stdout)
+    if moves and (done is None or int(done.group(1)) != moves):
+        raise SystemExit(f"{which} made {done.group(1) if done else 'no'} moves, not {moves}")
+    return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--inner", choices=["server", "engine"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.inner:
+        work = server_work if args.inner == "server" else engine_work
+        print(f"moves {work(args.moves)}")
+        return
+    if not 100 <= args.moves <= 1000:
+        parser.error("100..1000 moves (the 8 games last about 1,200)")
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    runs = [(which, moves) for which in ("server", "engine") for moves in (0, args.moves)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        found = dict(zip(runs, pool.map(lambda run: count(*run), runs)))
+    per_move = {which: (found[(which, args.moves)] - found[(which, 0)]) / args.moves
+                for which in ("server", "engine")}
+    print(f"{args.moves} moves, under callgrind (PYTHONHASHSEED=0):")
+    print(f"  the server's work (8 games of 4 link seats, every page's state): "
+          f"{per_move['server']:,.0f} instructions a move")
+    print(f"  the engine's own apply (random play of the same ruleset): "
+          f"{per_move['engine']:,.0f} instructions a move")
+    print(f"  server / engine apply = {per_move['server'] / per_move['engine']:.2f} "
+          "(in instructions; in CPU time the server's are slower, see the docstring)")
+
+
+if __name__ == "__main__":
+    main()
