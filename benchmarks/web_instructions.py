@@ -21,7 +21,7 @@ the order of sets and dicts of objects, which follows their addresses). The rati
 is not the ratio of CPU time: the server touches far more memory between two moves than the
 engine alone, so each of its instructions takes longer (about twice, on the development
 machine). It is the figure for comparing two versions of the code; ``web_load.py`` remains
-the one for the time a move takes. Two runs at a time, on a 2-core machine about 4 minutes.
+the one for the time a move takes. Two runs at a time: on a 2-core machine about 2 minutes.
 """
 
 from __future__ import annotations
