@@ -171,6 +171,8 @@ def test_a_bad_game_is_refused_and_nothing_is_created(client, db, body, detail):
     assert response.status_code == 400
     answer = response.json()
     assert answer["code"] == "bad_request" and detail in answer["message"]
+    # the reason, then the detail: one mark between them, not the reason's full stop and a colon
+    assert answer["message"].startswith("The request was not valid: ")
     assert saved(db)["games"] == {}
 
 
@@ -441,7 +443,7 @@ def test_a_malformed_or_oversized_message_is_refused_and_the_page_stays(client, 
             ws.send_text(raw)
         answer = receive(ws)
         assert answer["type"] == "refused" and answer["code"] == code
-        assert answer["message"].startswith(labels.UI["en"]["err_" + code])
+        assert answer["message"].startswith(labels.UI["en"]["err_" + code].rstrip("."))
         send(ws, {"type": "lang", "lang": "en"})     # the connection still works
         assert receive(ws)["type"] == "state"
     assert saved(db) == before
@@ -460,7 +462,7 @@ def test_a_page_sending_too_fast_is_refused_and_nothing_changes(db):
             send(ws, {"type": "move", "seat": seat, "offer": state["offer"], "ref": "m1",
                       "action": state["choices"][0]["action"]})
             answer = receive(ws)
-            assert answer["code"] == "too_fast" and labels.UI["zh"]["err_too_fast"] in answer["message"]
+            assert answer["code"] == "too_fast" and labels.UI["zh"]["err_too_fast"].rstrip("。") in answer["message"]
             assert answer["ref"] == "m1"       # the page knows which move did not happen
         assert saved(db) == before
 
@@ -693,6 +695,24 @@ def test_both_languages_have_every_page_word():
                     "status_awake", "status_unconscious", "status_dead", "status_lost",
                     "end_landed", "end_all_dead", "end_adrift"):
             assert labels.UI[lang][key]
+
+
+@pytest.mark.parametrize("lang", labels.LANGS)
+def test_a_refusal_reads_as_one_sentence_with_its_detail(lang):
+    """A refusal's words, then its detail after one colon: the words' own full stop is dropped
+    (a page once read "The request was not valid.: seats must list 4 of ...")."""
+    from lifeboat_rules.web.tables import Refusal
+
+    colon = "：" if lang == "zh" else ": "
+    codes = [key[len("err_"):] for key in labels.UI[lang] if key.startswith("err_")]
+    assert len(codes) >= 17
+    for code in codes:
+        words = labels.UI[lang]["err_" + code]
+        assert Refusal(code).message(lang)["message"] == words
+        told = Refusal(code, "players must be a number from 4 to 6").message(lang)["message"]
+        assert told == words.rstrip(".。") + colon + "players must be a number from 4 to 6"
+        for stop in (".", "。", ";", "；"):
+            assert stop + colon.strip() not in told
 
 
 def test_stage_words_name_the_characters():

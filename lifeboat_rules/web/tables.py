@@ -65,9 +65,13 @@ class Refusal(Exception):
         self.detail = detail
 
     def message(self, lang: str = "en") -> dict:
+        """The refusal as the page is sent it: the reason in the page's language, and the
+        detail after it (the reason's own full stop dropped: "The request was not valid: ...",
+        never "valid.: ...")."""
         text = labels.ui(lang).get("err_" + self.code, self.code)
-        return {"type": "refused", "code": self.code,
-                "message": f"{text}: {self.detail}" if self.detail else text}
+        if self.detail:
+            text = text.rstrip(".。") + ("：" if lang == "zh" else ": ") + self.detail
+        return {"type": "refused", "code": self.code, "message": text}
 
 
 class Pass:
@@ -636,7 +640,7 @@ class Hall:
                                   game.to_dict if snap else None)
         except (Conflict, OSError, sqlite3.Error) as exc:
             self._forget(table.game_id)
-            raise Refusal("not_saved", "the move could not be saved; here is the table as it is") from exc
+            raise Refusal("not_saved") from exc      # (its words say it all; the page gets its ref)
         except BaseException:
             self._forget(table.game_id)
             raise
