@@ -724,6 +724,31 @@ def test_stage_words_name_the_characters():
     assert labels.stage_words(None, names, "en") is None
 
 
+def test_a_request_waiting_for_its_answer_says_what_is_asked():
+    """The "Now" box while a swap or a robbery waits for its target (R-SWAP-1, R-ROB-1,
+    R-ROB-2): who asks whom for what, and what the target may do; a request of a plugin's own
+    act keeps the words that fit any request."""
+    en = {"frenchy": "Frenchy", "lady_lauren": "Lady Lauren", "compass": "Compass"}
+    zh = {"frenchy": "法国佬", "lady_lauren": "罗伦小姐", "compass": "指南针"}
+    swap = {"kind": "respond", "act": "swap", "by": "frenchy", "target": "lady_lauren"}
+    hand = {"kind": "respond", "act": "rob", "by": "frenchy", "target": "lady_lauren", "card": "hand"}
+    card = {"kind": "respond", "act": "rob", "by": "frenchy", "target": "lady_lauren",
+            "card": {"id": "p88f65147", "kind": "compass"}}
+    other = {"kind": "respond", "act": "bribe", "by": "frenchy", "target": "lady_lauren"}
+    assert labels.stage_words(swap, en, "en") == (
+        "Frenchy asks Lady Lauren to swap seats; Lady Lauren allows it or refuses and fights")
+    assert labels.stage_words(hand, en, "en") == (
+        "Frenchy wants to rob Lady Lauren of a random card from their hand; "
+        "Lady Lauren allows it or resists and fights")
+    assert labels.stage_words(card, en, "en") == (
+        "Frenchy wants to rob Lady Lauren of the Compass in front of them; "
+        "Lady Lauren allows it or resists and fights")
+    assert labels.stage_words(other, en, "en") == "Lady Lauren answers Frenchy's request"
+    assert labels.stage_words(swap, zh, "zh") == "法国佬 要求和 罗伦小姐 换座位；罗伦小姐 同意，或拒绝并打斗"
+    assert labels.stage_words(hand, zh, "zh") == "法国佬 想随机抢 罗伦小姐 的一张手牌；罗伦小姐 同意，或反抗并打斗"
+    assert labels.stage_words(card, zh, "zh") == "法国佬 想抢 罗伦小姐 面前的指南针；罗伦小姐 同意，或反抗并打斗"
+
+
 def test_serve_shows_its_defaults_and_refuses_a_bad_limit(capsys):
     from lifeboat_rules.cli import main
     with pytest.raises(SystemExit) as done:

@@ -87,6 +87,9 @@ UI = {
         "stage_supply": "{who} picks from the supply ({n} cards passing)",
         "stage_turn": "{who}'s turn",
         "stage_respond": "{target} answers {who}'s request",
+        "stage_respond_swap": "{who} asks {target} to swap seats; {target} allows it or refuses and fights",
+        "stage_respond_rob_hand": "{who} wants to rob {target} of a random card from their hand; {target} allows it or resists and fights",
+        "stage_respond_rob_card": "{who} wants to rob {target} of the {card} in front of them; {target} allows it or resists and fights",
         "stage_fight": "Fight! {attackers} (strength {a}) against {defenders} (strength {d})",
         "stage_overboard": "Overboard: {who}",
         "stage_thirst": "Thirst: {who}",
@@ -244,6 +247,9 @@ UI = {
         "stage_supply": "{who} 从补给中选牌（传递 {n} 张）",
         "stage_turn": "轮到 {who}",
         "stage_respond": "{target} 回应 {who} 的要求",
+        "stage_respond_swap": "{who} 要求和 {target} 换座位；{target} 同意，或拒绝并打斗",
+        "stage_respond_rob_hand": "{who} 想随机抢 {target} 的一张手牌；{target} 同意，或反抗并打斗",
+        "stage_respond_rob_card": "{who} 想抢 {target} 面前的{card}；{target} 同意，或反抗并打斗",
         "stage_fight": "打斗！{attackers}（力量 {a}）对 {defenders}（力量 {d}）",
         "stage_overboard": "落水：{who}",
         "stage_thirst": "口渴：{who}",
@@ -385,8 +391,15 @@ def stage_words(stage: dict | None, names_: dict, lang: str) -> str | None:
         return words["stage_supply"].format(who=name(stage.get("picker")), n=stage.get("cards_passing"))
     if kind == "turn":
         return words["stage_turn"].format(who=name(stage.get("actor")))
-    if kind == "respond":
-        return words["stage_respond"].format(who=name(stage.get("by")), target=name(stage.get("target")))
+    if kind == "respond":       # what is asked is public (R-SWAP-1, R-ROB-1, R-ROB-2)
+        who, target, act, card = name(stage.get("by")), name(stage.get("target")), stage.get("act"), stage.get("card")
+        if act == "swap":
+            return words["stage_respond_swap"].format(who=who, target=target)
+        if act == "rob" and card == "hand":
+            return words["stage_respond_rob_hand"].format(who=who, target=target)
+        if act == "rob" and type(card) is dict and type(card.get("kind")) is str:
+            return words["stage_respond_rob_card"].format(who=who, target=target, card=name(card["kind"]))
+        return words["stage_respond"].format(who=who, target=target)
     if kind == "fight":
         strength = stage.get("strength") or {}
         return words["stage_fight"].format(
