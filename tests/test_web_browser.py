@@ -381,6 +381,10 @@ def test_a_game_in_chinese_from_creation_to_scores(browser, server, shots):
     assert host.evaluate("document.documentElement.lang") == "zh-Hans"
     labels = host.locator("#choices button.choice").all_inner_texts()
     assert labels and all(re.search(r"[\u4e00-\u9fff]", label) for label in labels)
+    # Chinese marks between a label and what it labels, never the English ": "
+    loyalty = host.inner_text("#loyalty")
+    assert loyalty.startswith(UI["zh"]["love"] + "：") and UI["zh"]["hate"] + "：" in loyalty
+    assert ": " not in loyalty
     host.screenshot(path=os.path.join(shots, "web-table-zh.png"), full_page=True)
     play([host], [], rng, 3000)
     expect(host.locator("#result")).to_be_visible()

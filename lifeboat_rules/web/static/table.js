@@ -19,7 +19,10 @@
     return text;
   }
   const name = (id) => (state && state.names[id]) || id;
-  const names = (ids) => (ids && ids.length ? ids.map(name).join(lang === "zh" ? "、" : ", ") : word("nobody"));
+  // a label and what it labels, items of a list: with the marks of the page's language
+  const colon = () => (lang === "zh" ? "：" : ": ");
+  const listed = (items) => items.join(lang === "zh" ? "、" : ", ");
+  const names = (ids) => (ids && ids.length ? listed(ids.map(name)) : word("nobody"));
   function el(tag, text, cls) {
     const e = document.createElement(tag);
     if (text !== undefined && text !== null) e.textContent = text;
@@ -199,7 +202,7 @@
     const who = (v) => v === "all" ? word("nav_all")
       : (v && v.all_except) ? word("nav_all_except", {names: names(v.all_except)})
       : (v && v.length) ? names(v) : word("nav_none");
-    const parts = [word("nav_overboard") + ": " + who(card.overboard), word("nav_thirst") + ": " + who(card.thirst)];
+    const parts = [word("nav_overboard") + colon() + who(card.overboard), word("nav_thirst") + colon() + who(card.thirst)];
     if (card.oar) parts.push(word("nav_oar"));
     if (card.fight) parts.push(word("nav_fight"));
     if (card.seagull) parts.push(word("nav_seagull") + " " + (card.seagull > 0 ? "+" : "") + card.seagull);
@@ -243,7 +246,7 @@
     const me = state.seat && view.characters[state.seat];
     $("mine").hidden = !me;
     if (!me) return;
-    $("loyalty").textContent = view.love ? word("love") + ": " + name(view.love) + " · " + word("hate") + ": " + name(view.hate) : "";
+    $("loyalty").textContent = view.love ? word("love") + colon() + name(view.love) + " · " + word("hate") + colon() + name(view.hate) : "";
     const hand = $("hand");
     hand.replaceChildren();
     for (const card of me.hand || []) hand.append(el("li", name(card.kind)));
@@ -257,7 +260,7 @@
     boat.replaceChildren();
     for (const id of view.seats) boat.append(seatCard(view, id));
     const off = Object.keys(view.characters).filter((c) => !view.seats.includes(c));
-    $("in-water").textContent = off.length ? word("overboard_list") + ": " + names(off) : "";
+    $("in-water").textContent = off.length ? word("overboard_list") + colon() + names(off) : "";
   }
 
   function seatCard(view, id) {
@@ -271,13 +274,13 @@
                    word("col_damage") + " " + c.damage, word("status_" + c.status),
                    word("col_hand") + " " + c.hand_size];
     li.append(el("span", stats.join(" · "), "stats"));
-    if (c.front.length) li.append(el("span", word("col_front") + ": " + c.front.map((f) => name(f.kind)).join(", "), "front"));
+    if (c.front.length) li.append(el("span", word("col_front") + colon() + listed(c.front.map((f) => name(f.kind))), "front"));
     const marks = [];
     if (c.rowed) marks.push(word("rowed"));
     if (c.fought) marks.push(word("fought"));
     if (c.parasol_active) marks.push(word("parasol"));
     if (c.ghost) marks.push(word("ghost"));
-    if (marks.length) li.append(el("span", marks.join(", "), "marks"));
+    if (marks.length) li.append(el("span", listed(marks), "marks"));
     return li;
   }
 
@@ -327,7 +330,7 @@
     const share = el("button", word("share"), "share");
     share.type = "button";
     share.onclick = () => {
-      if (navigator.share) navigator.share({title: word("title") + ": " + label, url: url}).catch(() => {});
+      if (navigator.share) navigator.share({title: word("title") + colon() + label, url: url}).catch(() => {});
       else copyText(url, share);
     };
     box.append(a, el("span", null, "link-buttons"));
@@ -437,7 +440,7 @@
     for (const said of state.chat) {
       const li = el("li", null, "said");
       li.dataset.n = String(said.n);
-      li.append(el("strong", (said.by === "host" ? word("chat_host") : name(said.by)) + ": "), el("span", said.text, "text"));
+      li.append(el("strong", (said.by === "host" ? word("chat_host") : name(said.by)) + colon()), el("span", said.text, "text"));
       chat.append(li);
     }
     $("chat-form").hidden = !state.can_chat;
