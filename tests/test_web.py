@@ -715,6 +715,22 @@ def test_a_refusal_reads_as_one_sentence_with_its_detail(lang):
             assert stop + colon.strip() not in told
 
 
+def test_the_page_names_the_decks_as_the_library_does():
+    """One name for one thing: the table page's Chinese words for the rowing pile, the
+    navigation deck and the supply are the library's (the words of ``describe`` and of the
+    terminal game), where the page once said 划桨牌堆 and the terminal 划船牌堆."""
+    from lifeboat_rules import words
+
+    zh = labels.UI["zh"]
+    assert words.text("places.rowing_pile", "zh") in zh["rowing_pile"]
+    assert words.text("places.navigation", "zh") in zh["navigation_left"]
+    assert words.text("places.supply", "zh").removesuffix("牌堆") in zh["supply_left"]
+    rowing = words.text("places.rowing_pile", "zh").removesuffix("牌堆")      # 划船: to row
+    for key in ("rowed", "stage_place", "ruleset_single_card_rowing", "about_single_card_rowing"):
+        assert rowing in zh[key], key
+    assert not any("划桨" in text for text in zh.values())
+
+
 def test_stage_words_name_the_characters():
     names = {"the_kid": "小孩", "frenchy": "法国佬"}
     fight = {"kind": "fight", "attackers": ["the_kid"], "defenders": ["frenchy"],
