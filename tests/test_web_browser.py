@@ -335,6 +335,15 @@ def test_forged_replaced_and_foreign_moves_are_refused_in_the_browser(browser, s
     wait_state(page_a)
     size = log_size(page_a)
 
+    # no link at all: the page says so in the browser's language (no words from the server yet)
+    for locale, words in (("en-US", "No link: open the address your host sent you."),
+                          ("zh-CN", "没有链接：请打开房主发给你的地址。")):
+        context = browser.new_context(locale=locale)
+        bare = context.new_page()
+        bare.goto(server.url + "/table")
+        expect(bare.locator("#refusal")).to_have_text(words, timeout=WAIT)
+        context.close()
+
     forged = open_page(browser, server.url + "/table#" + "F" * 43)
     expect(forged.locator("#refusal")).to_have_text(UI["en"]["err_bad_token"], timeout=WAIT)
     assert forged.is_hidden("#table")

@@ -70,7 +70,8 @@
   function setOnline(online) {
     $("create-button").disabled = !online;
     $("offline").hidden = online;
-    if (!online) $("offline").textContent = setup ? ui("offline") : "No connection to the server.";
+    if (!online) $("offline").textContent = setup ? ui("offline")
+      : (navigator.language || "").startsWith("zh") ? "无法连接服务器。" : "No connection to the server.";
   }
 
   // After a failed request: ask again every two seconds until the server answers.

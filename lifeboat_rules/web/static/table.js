@@ -37,7 +37,11 @@
 
   // ---------------------------------------------------------------- connection
   function connect() {
-    if (!token) { showRefusal("No link: open the address your host sent you."); return; }
+    if (!token) {         // (no words from the server without a link: the browser's language)
+      showRefusal((navigator.language || "").startsWith("zh") ? "没有链接：请打开房主发给你的地址。"
+                                                                : "No link: open the address your host sent you.");
+      return;
+    }
     $("connection").textContent = retries ? word("reconnecting") : word("connecting");
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(scheme + "//" + location.host + "/ws");
