@@ -12,6 +12,7 @@ answering ``choose(game, c)`` will do.
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING, Callable, Protocol
 
 from .engine import new_game
@@ -19,7 +20,7 @@ from .heuristic import HeuristicBot
 from .search import SearchBot
 
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "bot_names", "make_bot",
-           "free_types", "RandomPlayer", "play_random_game"]
+           "PacedBot", "paced_bot", "free_types", "RandomPlayer", "play_random_game"]
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -84,6 +85,50 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
     return factory(seed=seed, **options)
+
+
+# A search bot where people watch it play: a hard bound in wall-clock seconds, and every
+# decision shown a little after it (its overrun is at most one engine move or one deal)
+PACED_SEARCH_BUDGET = 0.25
+PACED_SEARCH_SECONDS = 0.3
+
+
+class PacedBot:
+    """A bot as people watch it play (the web table, ``lifeboat-rules play``): each of its
+    decisions is to be shown ``seconds`` after it began, however long it took, so that the
+    time a bot takes tells nobody what it holds. (A search bot answers at once when one move is
+    worth a search and thinks when several are: in a fight, whether it holds a weapon.)
+
+    ``choose`` answers as ``bot.choose`` does and sets ``show_at``: the moment (``clock``'s
+    time) before which the front end must not show that decision, nor anything after it. A
+    decision that took longer than ``seconds`` is shown when it is made."""
+
+    def __init__(self, bot: Bot, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bot = bot
+        self.seconds = seconds
+        self.clock = clock
+        self.show_at = -float("inf")
+
+    def choose(self, game: Game, character: str) -> Action:
+        began = self.clock()
+        action = self.bot.choose(game, character)
+        self.show_at = max(began + self.seconds, self.clock()) if self.seconds > 0 else -float("inf")
+        return action
+
+
+def paced_bot(name: str, seed: int | None = None, clock: Callable[[], float] = time.monotonic) -> PacedBot:
+    """The bot registered as ``name`` as front ends that people watch play it: ``search``
+    bounded by ``PACED_SEARCH_BUDGET`` seconds of the wall clock (the CPU seconds of its
+    default budget do not bound how long a decision takes on a busy server) and each decision
+    shown ``PACED_SEARCH_SECONDS`` after it began; a bot with a ``paced_seconds`` attribute
+    (one from outside the library whose thinking time depends on what it holds) shown that
+    long after; any other at once: ``random`` and ``heuristic`` decide in a fraction of a
+    millisecond whatever they hold, less than the server takes to make one page's state."""
+    if BOTS.get(name) is SearchBot:
+        return PacedBot(SearchBot(seed=seed, budget=PACED_SEARCH_BUDGET, clock=time.monotonic),
+                        PACED_SEARCH_SECONDS, clock)
+    bot = make_bot(name, seed)
+    return PacedBot(bot, float(getattr(bot, "paced_seconds", 0.0)), clock)
 
 
 class RandomPlayer:

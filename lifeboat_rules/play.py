@@ -16,11 +16,12 @@ import random
 import re
 import shutil
 import sys
+import time
 import unicodedata
 from dataclasses import dataclass, field
 
 from . import words
-from .bots import RandomPlayer, make_bot
+from .bots import RandomPlayer, paced_bot
 from .engine import new_game
 from .rulesets import load_ruleset
 from .words import describe, text
@@ -728,14 +729,22 @@ def _play(args, lang: str, stdin, out) -> int:
 
 class SeatedBots:
     """``play --bots B,...``: a bot of the registry (``bots.BOTS``) per seat at the deal,
-    names cycled, asked for the first pending decision (``game.pending[0]``)."""
+    names cycled, asked for the first pending decision (``game.pending[0]``), paced as people
+    watch it (``bots.paced_bot``: a search bot's decision takes the same time whatever it
+    holds, so the wait before your next screen tells you nothing of it)."""
 
-    def __init__(self, game, names: list, seed: int):
+    def __init__(self, game, names: list, seed: int, sleep=time.sleep):
         names = [n.strip() for n in names if n.strip()] or ["random"]
         seats = game.view(None)["seats"]
-        self.bots = {c: make_bot(names[j % len(names)], seed=seed * 100 + j)
+        self.bots = {c: paced_bot(names[j % len(names)], seed=seed * 100 + j)
                      for j, c in enumerate(seats)}
+        self.sleep = sleep
 
     def act(self, game) -> dict:
         who = game.pending[0].by
-        return self.bots[who].choose(game, who)
+        bot = self.bots[who]
+        action = bot.choose(game, who)
+        wait = bot.show_at - bot.clock()
+        if wait > 0:
+            self.sleep(wait)
+        return action

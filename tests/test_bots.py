@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 import pytest
 
 import lifeboat_rules as lr
-from lifeboat_rules.bots import BOTS, RandomBot, make_bot
+from lifeboat_rules.bots import (BOTS, PACED_SEARCH_BUDGET, PACED_SEARCH_SECONDS, PacedBot, RandomBot,
+                                 make_bot, paced_bot)
 from lifeboat_rules.cli import main
 from lifeboat_rules.heuristic import HeuristicBot
 from lifeboat_rules.search import SearchBot, expected_scores, survival_chance
@@ -289,3 +291,97 @@ def test_the_core_and_the_bots_import_no_framework():
             "& set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------------- pace (hidden information)
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_paced_bot_is_shown_at_the_same_moment_however_long_it_took():
+    """Where people watch a bot play, how long it takes must not say what it holds: each
+    decision is shown ``seconds`` after it began, or when made if it took longer."""
+    clock = FakeClock()
+
+    class Takes(RandomBot):
+        took = 0.0
+
+        def choose(self, game, character):
+            clock.now += self.took
+            return super().choose(game, character)
+
+    game = lr.new_game("classic", players=4, seed=1)
+    bot = Takes(seed=1)
+    paced = PacedBot(bot, 0.3, clock)
+    for took, shown_after in ((0.0, 0.3), (0.05, 0.3), (0.29, 0.3), (0.5, 0.5)):
+        bot.took = took
+        began = clock.now
+        assert paced.choose(game, game.pending[0].by) in game.legal_actions(game.pending[0].by)
+        assert paced.show_at == pytest.approx(began + shown_after)
+    unpaced = PacedBot(Takes(seed=1), 0.0, clock)
+    unpaced.choose(game, game.pending[0].by)
+    assert unpaced.show_at < clock.now             # shown at once
+
+
+def test_the_search_bot_thinks_only_when_it_has_a_choice_and_its_pace_hides_it():
+    """The channel the pace closes: in fight windows of the same game the search bot answers
+    at once when one move is worth a search (nothing it holds matters) and plays worlds out
+    when several are; paced, every one of those decisions is shown the same time after it
+    began (the search's wall-clock bound, PACED_SEARCH_BUDGET, is under PACED_SEARCH_SECONDS)."""
+    assert PACED_SEARCH_BUDGET < PACED_SEARCH_SECONDS
+    readings: list = []
+
+    def clock():             # the wall clock, its readings kept
+        readings.append(time.monotonic())
+        return readings[-1]
+
+    rng = random.Random(4)
+    searched = set()
+    for seed in range(12):
+        game = lr.new_game("classic", players=4, seed=seed)
+        for _ in range(400):
+            if game.over or searched == {True, False}:
+                break
+            decision = game.pending[0]
+            if str(decision.kind) == "fight":
+                paced = paced_bot("search", seed=seed, clock=clock)
+                assert isinstance(paced.bot, SearchBot) and paced.seconds == PACED_SEARCH_SECONDS
+                readings.clear()
+                paced.choose(game, decision.by)
+                searched.add(paced.bot.last["worlds"] > 0)
+                assert paced.show_at == readings[0] + PACED_SEARCH_SECONDS
+            game.apply(rng.choice(game.legal_actions(decision.by)))
+    assert searched == {True, False}
+
+
+def test_paced_bots_by_name():
+    for name in ("random", "heuristic"):
+        paced = paced_bot(name, seed=1)
+        assert type(paced.bot) is BOTS[name] and paced.seconds == 0.0
+    with pytest.raises(ValueError, match="known bots"):
+        paced_bot("grandmaster")
+
+
+def test_play_waits_for_each_search_decisions_pace():
+    """``play --bots search``: the wait before the person's next screen is the bots' pace
+    times their decisions (public), not how long each thought."""
+    from lifeboat_rules.play import SeatedBots
+
+    game = lr.new_game("classic", players=4, seed=3)
+    waits: list = []
+    seated = SeatedBots(game, ["search", "random"], 3, sleep=waits.append)
+    clock = FakeClock()                  # the decisions take no time on it
+    for paced in seated.bots.values():
+        paced.clock = clock
+    kinds = []
+    for _ in range(12):
+        kinds.append(type(seated.bots[game.pending[0].by].bot))
+        game.apply(seated.act(game))
+    assert SearchBot in kinds and RandomBot in kinds
+    assert waits == pytest.approx([PACED_SEARCH_SECONDS] * kinds.count(SearchBot))

@@ -370,6 +370,48 @@ def test_six_search_bots_hold_up_no_other_game(db):
         ws.close()
 
 
+def test_no_page_sees_a_search_bots_move_before_its_pace(db, monkeypatch):
+    """A search bot answers at once when one move is worth a search and thinks when several
+    are, so the time its move took would tell what it holds: the server shows each of its
+    decisions PACED_SEARCH_SECONDS after it began (bots.PacedBot), waiting with the game's
+    lock held. Every state a person's page gets that holds a bot's decision arrives no sooner
+    than that (the same clock: the server runs in this process; late is allowed, early never)."""
+    decided = []            # (the log's length when the bot decided, when it began)
+    choose = bots.PacedBot.choose
+
+    def recorded(self, game, character):
+        began = self.clock()
+        action = choose(self, game, character)
+        decided.append((len(game.log), began))
+        return action
+
+    monkeypatch.setattr(bots.PacedBot, "choose", recorded)
+    with ThreadServer(Server(db)) as live:
+        created = new_game(live, ["link", "bot:search", "bot:search", "bot:search"], seed=3)
+        person, token = next((s, t) for s, t in links_of(live.ws, created["host"]).items() if s != "spectator")
+        ws, state = page(live.ws, token)
+        arrived = []            # (when, log size) of each state
+        deadline = time.monotonic() + BOUND
+        while len(decided) < 8 and time.monotonic() < deadline and not state["view"]["over"]:
+            if person in state["waiting"] and not any(d["by"] != person for d in state["view"]["pending"]):
+                choice = next(c for c in state["choices"] if not c["any_time"])
+                ws.send(json.dumps({"type": "move", "seat": person, "offer": state["offer"], "ref": 1,
+                                    "action": choice["action"]}))
+                state = next_state(ws, lambda m: m.get("ref") == 1)
+            else:
+                state = next_state(ws)
+            arrived.append((time.monotonic(), state["log_size"]))
+        ws.close()
+    assert len(decided) >= 8
+    checked = 0
+    for at, size in arrived:
+        for log_size, began in decided:
+            if log_size < size:          # this state holds that decision
+                assert at >= began + bots.PACED_SEARCH_SECONDS
+                checked += 1
+    assert checked >= 8
+
+
 def test_games_of_bots_only_are_limited(db, gate):
     with TestClient(Server(db, limits=Limits(bots_only_games=2)).app) as client:
         body = {"ruleset": "classic", "players": 4, "seats": ["bot:gate"] * 4}

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from lifeboat_rules.web import labels  # noqa: E402
 from lifeboat_rules.web.app import Server  # noqa: E402
 from lifeboat_rules.web.store import Store  # noqa: E402
-from lifeboat_rules.web.tables import (MAX_CHAT, TIMEOUT_BOT, Hall, Refusal, Table,  # noqa: E402
+from lifeboat_rules.web.tables import (ANY_TIME, MAX_CHAT, TIMEOUT_BOT, Hall, Refusal, Table,  # noqa: E402
                                        clean_text, nothing_to_play)
 
 WEAPON = {"oar": 1, "blackjack": 2, "knife": 3, "gaffing_hook": 4, "flare_gun": 8}   # the cards' bonuses
@@ -513,3 +513,38 @@ def test_every_ruleset_and_bot_has_words_in_both_languages(tmp_path):
             assert setup["ui"][lang]["bot_" + bot] != bot
     assert setup["timers"][0] == 0
     assert set(labels.UI["en"]) == set(labels.UI["zh"])
+
+
+def test_a_search_bots_decisions_are_shown_at_its_pace_whatever_it_holds(tmp_path):
+    """How long a bot takes must not tell the table what it holds (bots.PacedBot): the
+    server plays a search bot's decision and stops there, with the moment before which no
+    page may see it (the decision's start and PACED_SEARCH_SECONDS, whether the bot searched
+    or answered at once); who became pending is stamped only once it is shown (``track``),
+    so a person's turn timer starts when the person can see the move."""
+    now = [50.0]
+    hall = Hall(Store(str(tmp_path / "t.sqlite3")), clock=lambda: now[0])
+    created = hall.create("classic", 4, "en", ["link", "bot:search", "bot:search", "bot:search"], 3,
+                          timer=60)
+    table = hall.table(created["game"])
+    person = next(s for s, e in table.seats.items() if e["controller"] == "link")
+    searched = set()
+    for _ in range(60):
+        if table.game.over:
+            break
+        if table.bot_pending() is None:      # the person's turn: a move of theirs
+            action = next(a for a in table.game.legal_actions(person) if a["type"] not in ANY_TIME)
+            hall.move(hall.enter(next(t for t, role, s in hall.store.live_tokens(created["game"])
+                                      if s == person)), person, action, table.offer(person))
+            continue
+        seat = table.bot_pending()
+        stamped = dict(table.pending_since)
+        moved, _, show_at = hall.bot_step(created["game"])
+        assert moved == 1 and show_at == now[0] + bots.PACED_SEARCH_SECONDS
+        searched.add(table.bot(seat).bot.last["worlds"] > 0)
+        assert table.pending_since == stamped      # nobody's turn begins before it is shown
+        now[0] = show_at
+        hall.track(created["game"])
+        assert all(table.pending_since[d.by][1] == now[0] for d in table.game.pending
+                   if d.by not in stamped)
+    assert searched == {True, False}
+    hall.store.close()

@@ -731,7 +731,15 @@ class Server:
             while not self.stopping:
                 room.rebot = False
                 async with room.lock:
-                    moved, more = await self._run(self.bot_pool, self.hall.bot_step, room.game_id)
+                    moved, more, show_at = await self._run(self.bot_pool, self.hall.bot_step, room.game_id)
+                    if show_at is not None:
+                        # a bot's decision is shown when its pace says (bots.PacedBot), the
+                        # lock held meanwhile: no page's state has it sooner; no thread waits.
+                        # (Again until the clock says so: the loop's own time may lag it.)
+                        while (wait := show_at - self.hall.clock()) > 0:
+                            await asyncio.sleep(wait)
+                        with contextlib.suppress(Refusal):      # (swept meanwhile)
+                            self.hall.track(room.game_id)
                 if moved:
                     await self._push(room)
                     self._schedule(room)

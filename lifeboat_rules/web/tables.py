@@ -366,12 +366,14 @@ class Table:
         found = bisect.bisect_right(starts, (index, float("inf"))) - 1
         return starts[found][1] if found >= 0 else 0
 
-    def bot(self, seat: str):
+    def bot(self, seat: str, clock=time.monotonic) -> bots.PacedBot:
+        """The seat's bot, paced as people watch it (``bots.paced_bot``: a decision is shown
+        no sooner than its ``show_at``)."""
         entry = self.seats[seat]
         bot = self.bots.get(seat)
         if bot is None or bot[0] != entry["bot"]:
             seed = int.from_bytes(hashlib.sha256(f"{self.game_id}/{seat}/{entry['moves']}".encode()).digest()[:4], "big")
-            bot = self.bots[seat] = (entry["bot"], bots.make_bot(entry["bot"], seed))
+            bot = self.bots[seat] = (entry["bot"], bots.paced_bot(entry["bot"], seed, clock))
         return bot[1]
 
     def bot_pending(self) -> str | None:
@@ -603,28 +605,42 @@ class Hall:
 
     def bot_step(self, game_id: str, budget: float = 0.05) -> tuple:
         """Bots decide for their seats, for about ``budget`` seconds of their thinking at most
-        (at least one decision), until a person must decide or the game ends; saved before
-        this returns. (How many moves they made, whether a bot must still decide.)"""
+        (at least one decision), until a person must decide or the game ends, or until a bot
+        whose decision must not be shown yet has decided; saved before this returns. (How
+        many moves they made, whether a bot must still decide, and the moment on ``clock``
+        before which no page may see them, or None: the server waits for it holding the
+        game's lock, then calls ``track``.)"""
         table = self.table(game_id)
         game = table.game
         moves = []
         began = time.perf_counter()
+        show_at = None
         try:
             while len(moves) < self.bot_steps:
                 seat = table.bot_pending()
                 if seat is None or (moves and time.perf_counter() - began > budget):
                     break
-                action = table.bot(seat).choose(game, seat)
+                bot = table.bot(seat, self.clock)
+                action = bot.choose(game, seat)
                 moves.append((len(game.log), action))
                 game.apply(action)
                 table.seats[seat]["moves"] += 1
+                if bot.show_at > self.clock():
+                    # how long a bot took must not say what it holds (bots.PacedBot)
+                    show_at = bot.show_at
+                    break
         except BaseException:
             self._forget(game_id)       # memory must not run ahead of the file
             raise
         if moves:
             self._save(table, moves, people=0)
-            self._track(table)
-        return len(moves), table.bot_pending() is not None
+            if show_at is None:
+                self._track(table)
+        return len(moves), table.bot_pending() is not None, show_at
+
+    def track(self, game_id: str) -> None:
+        """Who is pending since when (``_track``), once the bots' moves are shown."""
+        self._track(self.table(game_id))
 
     def bot_pending(self, game_id: str) -> bool:
         return self.table(game_id).bot_pending() is not None
