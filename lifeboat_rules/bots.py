@@ -20,7 +20,7 @@ from .heuristic import HeuristicBot
 from .search import SearchBot
 
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "bot_names", "make_bot",
-           "PacedBot", "paced_bot", "free_types", "RandomPlayer", "play_random_game"]
+           "PacedBot", "paced_bot", "PACED_SECONDS", "free_types", "RandomPlayer", "play_random_game"]
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -91,6 +91,9 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
 # decision shown a little after it (its overrun is at most one engine move or one deal)
 PACED_SEARCH_BUDGET = 0.25
 PACED_SEARCH_SECONDS = 0.3
+# Any other bot: random and heuristic decide in 0.01 to 0.12 ms (tests/test_bots.py), so at
+# 50 ms what they hold never shows through, whatever the machine's load
+PACED_SECONDS = 0.05
 
 
 class PacedBot:
@@ -121,14 +124,14 @@ def paced_bot(name: str, seed: int | None = None, clock: Callable[[], float] = t
     bounded by ``PACED_SEARCH_BUDGET`` seconds of the wall clock (the CPU seconds of its
     default budget do not bound how long a decision takes on a busy server) and each decision
     shown ``PACED_SEARCH_SECONDS`` after it began; a bot with a ``paced_seconds`` attribute
-    (one from outside the library whose thinking time depends on what it holds) shown that
-    long after; any other at once: ``random`` and ``heuristic`` decide in a fraction of a
-    millisecond whatever they hold, less than the server takes to make one page's state."""
+    (one from outside the library that may think longer) shown that long after; any other
+    ``PACED_SECONDS`` after (``random`` and ``heuristic`` decide in a fraction of a
+    millisecond, but how small a fraction depends on what they hold)."""
     if BOTS.get(name) is SearchBot:
         return PacedBot(SearchBot(seed=seed, budget=PACED_SEARCH_BUDGET, clock=time.monotonic),
                         PACED_SEARCH_SECONDS, clock)
     bot = make_bot(name, seed)
-    return PacedBot(bot, float(getattr(bot, "paced_seconds", 0.0)), clock)
+    return PacedBot(bot, float(getattr(bot, "paced_seconds", PACED_SECONDS)), clock)
 
 
 class RandomPlayer:

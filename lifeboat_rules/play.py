@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import words
-from .bots import RandomPlayer, paced_bot
+from .bots import PACED_SECONDS, RandomPlayer, paced_bot
 from .engine import new_game
 from .rulesets import load_ruleset
 from .words import describe, text
@@ -723,8 +723,27 @@ def _play(args, lang: str, stdin, out) -> int:
     screen.say(title)
     screen.title = title
     bots = getattr(args, "bots", None)
-    opponents = RandomPlayer(seed) if not bots else SeatedBots(game, bots.split(","), seed)
+    opponents = PacedRandom(seed) if not bots else SeatedBots(game, bots.split(","), seed)
     return run(game, me, lang, stdin, out, opponents, screen)
+
+
+class PacedRandom:
+    """``play`` without ``--bots``: one ``RandomPlayer`` for every other seat, each of its
+    decisions taking ``bots.PACED_SECONDS`` however long it took (``bots.paced_bot``'s rule),
+    so that the wait before your next screen is the number of their moves times that."""
+
+    def __init__(self, seed: int, sleep=time.sleep, clock=time.monotonic):
+        self.player = RandomPlayer(seed)
+        self.sleep = sleep
+        self.clock = clock
+
+    def act(self, game) -> dict | None:
+        began = self.clock()
+        action = self.player.act(game)
+        wait = began + PACED_SECONDS - self.clock()
+        if wait > 0:
+            self.sleep(wait)
+        return action
 
 
 class SeatedBots:

@@ -13,8 +13,8 @@ import time
 import pytest
 
 import lifeboat_rules as lr
-from lifeboat_rules.bots import (BOTS, PACED_SEARCH_BUDGET, PACED_SEARCH_SECONDS, PacedBot, RandomBot,
-                                 make_bot, paced_bot)
+from lifeboat_rules.bots import (BOTS, PACED_SEARCH_BUDGET, PACED_SEARCH_SECONDS, PACED_SECONDS, PacedBot,
+                                 RandomBot, RandomPlayer, make_bot, paced_bot)
 from lifeboat_rules.cli import main
 from lifeboat_rules.heuristic import HeuristicBot
 from lifeboat_rules.search import SearchBot, expected_scores, survival_chance
@@ -360,17 +360,40 @@ def test_the_search_bot_thinks_only_when_it_has_a_choice_and_its_pace_hides_it()
     assert searched == {True, False}
 
 
-def test_paced_bots_by_name():
+def test_paced_bots_by_name(monkeypatch):
     for name in ("random", "heuristic"):
         paced = paced_bot(name, seed=1)
-        assert type(paced.bot) is BOTS[name] and paced.seconds == 0.0
+        assert type(paced.bot) is BOTS[name] and paced.seconds == PACED_SECONDS
     with pytest.raises(ValueError, match="known bots"):
         paced_bot("grandmaster")
 
+    class Deep(RandomBot):
+        paced_seconds = 2.5           # a bot from outside that says how long it may think
+
+    monkeypatch.setitem(BOTS, "deep", Deep)
+    assert paced_bot("deep", seed=1).seconds == 2.5
+
+
+def test_the_quick_bots_decide_well_within_their_pace():
+    """PACED_SECONDS hides what random and heuristic hold only because they always decide
+    sooner (their slowest decisions of two whole games, in this thread's CPU time so that a
+    busy machine does not count: about 0.1 ms on the development machine, 400 times less)."""
+    for name in ("random", "heuristic"):
+        bot, slowest = make_bot(name, seed=2), 0.0
+        for seed in range(2):
+            game = lr.new_game("classic", players=6, seed=seed)
+            while not game.over:
+                by = game.pending[0].by
+                began = time.thread_time()
+                action = bot.choose(game, by)
+                slowest = max(slowest, time.thread_time() - began)
+                game.apply(action)
+        assert slowest < PACED_SECONDS, (name, slowest)
+
 
 def test_play_waits_for_each_search_decisions_pace():
-    """``play --bots search``: the wait before the person's next screen is the bots' pace
-    times their decisions (public), not how long each thought."""
+    """``play --bots search,random``: the wait before the person's next screen is the bots'
+    paces times their decisions (public), not how long each thought."""
     from lifeboat_rules.play import SeatedBots
 
     game = lr.new_game("classic", players=4, seed=3)
@@ -384,4 +407,20 @@ def test_play_waits_for_each_search_decisions_pace():
         kinds.append(type(seated.bots[game.pending[0].by].bot))
         game.apply(seated.act(game))
     assert SearchBot in kinds and RandomBot in kinds
-    assert waits == pytest.approx([PACED_SEARCH_SECONDS] * kinds.count(SearchBot))
+    assert waits == pytest.approx([PACED_SEARCH_SECONDS if kind is SearchBot else PACED_SECONDS
+                                   for kind in kinds])
+
+
+def test_play_paces_its_default_random_opponents_too():
+    from lifeboat_rules.play import PacedRandom
+
+    game = lr.new_game("classic", players=4, seed=3)
+    waits: list = []
+    clock = FakeClock()
+    opponents = PacedRandom(3, sleep=waits.append, clock=clock)
+    reference = RandomPlayer(3)               # the same moves, unpaced
+    for _ in range(10):
+        action = opponents.act(game)
+        assert action == reference.act(game)
+        game.apply(action)
+    assert waits == pytest.approx([PACED_SECONDS] * 10)

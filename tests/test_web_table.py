@@ -191,7 +191,10 @@ def test_love_and_hate_reach_the_pages_only_once_the_game_is_over(tmp_path):
             assert "reveal" not in hello(ws, spectator)
         with client.websocket_connect("/ws") as ws:
             state = hello(ws, done["host"])
-            assert state["view"]["over"] and set(state["reveal"]) == set(state["view"]["characters"])
+            while not state["view"]["over"]:      # its bots play at their pace (bots.PacedBot)
+                assert "reveal" not in state and "love" not in state["view"]
+                state = receive(ws)
+            assert set(state["reveal"]) == set(state["view"]["characters"])
 
 
 # ---------------------------------------------------------------------- the feed by rounds
@@ -547,4 +550,18 @@ def test_a_search_bots_decisions_are_shown_at_its_pace_whatever_it_holds(tmp_pat
         assert all(table.pending_since[d.by][1] == now[0] for d in table.game.pending
                    if d.by not in stamped)
     assert searched == {True, False}
+    hall.store.close()
+
+
+def test_every_bot_is_shown_at_its_pace(tmp_path):
+    """The quick bots too (bots.PACED_SECONDS): one decision a step, shown that long after it
+    began, so that a window's bots appear one by one at a steady pace whatever they hold."""
+    now = [10.0]
+    hall = Hall(Store(str(tmp_path / "t.sqlite3")), clock=lambda: now[0])
+    created = hall.create("classic", 4, "en", ["bot:random", "bot:heuristic"] * 2, 4)
+    for _ in range(30):
+        moved, more, show_at = hall.bot_step(created["game"])
+        assert moved == 1 and show_at == now[0] + bots.PACED_SECONDS
+        now[0] = show_at
+        hall.track(created["game"])
     hall.store.close()

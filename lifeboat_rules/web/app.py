@@ -717,8 +717,9 @@ class Server:
     # ------------------------------------------------------------------ bots and sweeping
 
     def _wake_bots(self, room: Room) -> None:
-        """The game's bots play (if one must decide), on the bots' threads, a few moves at a
-        time under the game's lock, every page getting the new state after each turn."""
+        """The game's bots play (if one must decide), on the bots' threads, one paced decision
+        at a time under the game's lock (``Hall.bot_step``), every page getting the new state
+        after each."""
         if self.stopping:
             return
         if room.bots is not None and not room.bots.done():
