@@ -11,7 +11,8 @@ counted), each answers every decision of its seat at once with a random choice (
 as ``too_fast`` is sent again a moment later). A round is bounded in time (S seconds) and moves
 (M); games that end are not replaced. Over all rounds it prints the moves per second the server
 applied, the time from a move to its answer (median, 95th percentile), the refusals by reason,
-the server's CPU time per move (user + system, from /proc; and each round's) and, measured in
+the server's CPU time per move (user + system, from /proc; and each round's; and the kernel's
+share) and, measured in
 the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
 the same ruleset) with the ratio of the two, over the run and round by round (each round's
 against the engine measured right before and after it: the machine's speed drifts from minute
@@ -130,12 +131,13 @@ async def player(ws_url, seat, token, rng, stats, start: Start, max_moves):
                                           "ref": number, "action": rng.choice(choices)["action"]}))
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) a process has used so far, where /proc tells it."""
+def cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """CPU time a process has used so far (user, system), where /proc tells it."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, ValueError, IndexError):
         return None
 
@@ -221,7 +223,11 @@ async def one_round(args, folder: str, number: int) -> dict:
         await playing
         stats["elapsed"] = time.monotonic() - began
         cpu_after = cpu_seconds(server.pid)
-        stats["cpu"] = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        if cpu_before is None or cpu_after is None:
+            stats["cpu"] = stats["system"] = None
+        else:
+            stats["system"] = cpu_after[1] - cpu_before[1]
+            stats["cpu"] = cpu_after[0] - cpu_before[0] + stats["system"]
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -260,8 +266,11 @@ async def run(args) -> None:
         busy = sum(r["cpu"] for r in rounds)
         per_move = busy / moves
         each = ", ".join(f"{1000 * r['cpu'] / r['moves']:.2f}" for r in rounds if r["moves"])
+        system = sum(r["system"] for r in rounds)
         print(f"server CPU: {busy:.1f} s, {1000 * per_move:.2f} ms a move (rounds: {each}; "
-              f"the clients share the machine: {moves / busy:.0f} moves per server CPU second)")
+              f"the clients share the machine: {moves / busy:.0f} moves per server CPU second); "
+              f"of it in the kernel (system time: the sockets' reads and writes) "
+              f"{100 * system / busy:.0f}%")
         ratios = [r["cpu"] / r["moves"] / r["apply"] for r in rounds if r["moves"]]
         print(f"engine apply alone: {1000 * apply_cpu:.3f} ms a move; "
               f"server CPU per move / engine apply = {per_move / apply_cpu:.1f}")
