@@ -131,7 +131,13 @@ async def player(ws_url, seat, token, rng, stats, start: Start, max_moves):
                                           "ref": number, "action": rng.choice(choices)["action"]}))
 
 
-def cpu_seconds(pid: int) -> tuple[float, float] | None:
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, where /proc tells it."""
+    split = cpu_split(pid)
+    return None if split is None else split[0] + split[1]
+
+
+def cpu_split(pid: int) -> tuple[float, float] | None:
     """CPU time a process has used so far (user, system), where /proc tells it."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
@@ -216,13 +222,13 @@ async def one_round(args, folder: str, number: int) -> dict:
                                           args.max_moves)
                                    for game in links for seat, token in game.items()))
         await asyncio.wait_for(start.all_in.wait(), 60)     # every page open, with its first state
-        cpu_before = cpu_seconds(server.pid)
+        cpu_before = cpu_split(server.pid)
         began = time.monotonic()
         start.deadline = began + args.seconds
         start.go.set()
         await playing
         stats["elapsed"] = time.monotonic() - began
-        cpu_after = cpu_seconds(server.pid)
+        cpu_after = cpu_split(server.pid)
         if cpu_before is None or cpu_after is None:
             stats["cpu"] = stats["system"] = None
         else:
