@@ -30,6 +30,7 @@ CHARACTER = "character"      # a character in play
 CARD = "card"                # a provision card of the game
 NAVCARD = "navcard"          # a navigation card of the game
 ACTION = "action"            # a registered action type
+SETTLING = "settling action"  # a registered action type that settles a stake (``settle``)
 MARKER = "marker"            # a registered marker
 
 MAX_INT = 1_000_000

@@ -387,7 +387,9 @@ def _check_state(ruleset: Ruleset, state: State) -> None:
     chars = state.characters
     table = state.table
     known = {declare.CHARACTER: chars, declare.CARD: table.kinds, declare.NAVCARD: table.navcards,
-             declare.ACTION: ruleset.rules.types, declare.MARKER: ruleset.rules.markers}
+             declare.ACTION: ruleset.rules.types, declare.MARKER: ruleset.rules.markers,
+             # a request or fight is carried out by its action type's ``settle``
+             declare.SETTLING: {n for n, t in ruleset.rules.types.items() if t.settle is not None}}
     for path, ref, value in declare.refs(state):
         if value not in known[ref]:
             problem(path, f"{short_value(value)} is not a {ref} of this game")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from .content import NavigationCard
-from .declare import (ACTION, CARD, CHARACTER, MARKER, NAVCARD, big, copy_json, data, flag,
+from .declare import (CARD, CHARACTER, MARKER, NAVCARD, SETTLING, big, copy_json, data, flag,
                       integer, lists, maybe_name, name, names, record_map, records, shared,
                       stages, state, value, word)
 from .records import Phase, Status
@@ -91,7 +91,7 @@ class Offer:
 class Stake:
     """What a request or a fight is about (R-SWAP-1, R-ROB-1..3, R-CANN-2): ``act`` names
     the action type that carries it out once allowed or won."""
-    act: str = name(ACTION)
+    act: str = name(SETTLING)
     actor: str = name(CHARACTER)
     target: str = name(CHARACTER)
     card: str | None = maybe_name(CARD, doc="a face-up card robbed")

@@ -196,6 +196,44 @@ def test_saved_stages_hold_characters_in_play():
             assert place in error.path and problem in str(error), (kind, field, odd, str(error))
 
 
+def test_a_saved_stake_is_carried_out_by_an_action_type_that_settles_one():
+    """state.Stake.act (declare.SETTLING, saving): a stake naming an action type that settles
+    nothing ('water', an action of the thirst phase) was accepted and crashed when the request
+    was allowed (TypeError: settle is None). Found by test_fuzz's mutated saved games; now
+    refused at its place. A stake's act is one whose ``settle`` carries it out: swap and rob
+    (R-SWAP-1, R-ROB-1), the objection of Cannibalism (R-CANN-2)."""
+    def change(state):
+        state["stack"][-1]["stake"]["act"] = "water"
+
+    error = _tamper("respond", change)
+    assert error.path.endswith(".stake.act")
+    assert "'water' is not a settling action of this game" in str(error)
+
+
+def test_a_saved_robbery_is_of_a_card_everyone_saw_face_up():
+    """rules.fights.stake_problems (Respond.problems, FightWindow.problems): a saved stake
+    could name a card in someone's hand as the face-up card robbed, and every view then showed
+    that card's id and kind (the stage is public), a secret; or rob the hand and a card at
+    once. Both are refused at their place. (Checked the other way too: no stake of 600 random
+    games of every ruleset is refused, and 6,000 tampered stakes either are or play on.)"""
+    def in_a_hand(state):
+        stake = state["stack"][-1]["stake"]
+        holder = next(c for c in state["characters"].values() if c["hand"])
+        stake.update(act="rob", hand=False, card=holder["hand"][0])
+
+    error = _tamper("respond", in_a_hand)
+    assert error.path.endswith(".stake.card") and "was robbed face up, but is not face up" in str(error)
+
+    def both(state):
+        stake = state["stack"][-1]["stake"]
+        target = state["characters"][stake["target"]]
+        target["front"].append(target["hand"].pop())       # a face-up card to rob, too
+        stake.update(act="rob", hand=True, card=target["front"][-1])
+
+    error = _tamper("respond", both)
+    assert error.path.endswith(".stake.card") and "not both" in str(error)
+
+
 def test_a_saved_objection_window_holds_characters_in_play():
     """expansions/cannibalism (REFS of ObjectWindow): objectors that were not characters were
     accepted and shown in every view as the public stage (found by the long fuzz profile)."""

@@ -35,6 +35,24 @@ def base_strength(game: "Game", who: str) -> int:
     return character.size + weapons(game, character.front)
 
 
+def stake_problems(game: "Game", stake: Stake) -> list:
+    """What is wrong with a restored game's stake beyond its fields' types, as ``[(field,
+    message)]`` (``Stage.problems``): a robbery is of the hand or of one face-up card, not of
+    both (R-ROB-1), and the card was face up when robbed, so everyone knows its kind: it is
+    still face up in front of someone, or on the discard pile, or left the game face up. (A
+    card's id changes as it goes into a hand: the robbed id is never in a hand or a deck.)"""
+    problems = []
+    card = stake.card
+    if stake.hand and card is not None:
+        problems.append(("stake.card", "a robbery is of the hand or of a face-up card, not both (R-ROB-1)"))
+    if card is not None:
+        state = game.state
+        if not (card in state.discard or card in state.removed_face_up
+                or any(card in ch.front for ch in state.characters.values())):
+            problems.append(("stake.card", f"{card!r} was robbed face up, but is not face up (R-ROB-1)"))
+    return problems
+
+
 @state
 class FightWindow(Window):
     """An open fight: every awake character not in it may join a side; every participant may
@@ -45,6 +63,9 @@ class FightWindow(Window):
     attackers: list = names(CHARACTER)
     defenders: list = names(CHARACTER)
     stake: Stake = record(Stake)
+
+    def problems(self, game: "Game") -> list:
+        return stake_problems(game, self.stake)
 
     def in_fight(self, who: str) -> bool:
         return who in self.attackers or who in self.defenders

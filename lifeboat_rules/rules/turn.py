@@ -121,6 +121,9 @@ class Respond(Stage):
     answered: bool = flag()
     refused: bool = flag()
 
+    def problems(self, game: "Game") -> list:
+        return fights.stake_problems(game, self.stake)
+
     def pending(self, game: "Game") -> list:
         target = self.stake.target
         if not self.answered and game.state.characters[target].awake:
