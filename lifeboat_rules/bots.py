@@ -115,8 +115,15 @@ class PacedBot:
     def choose(self, game: Game, character: str) -> Action:
         began = self.clock()
         action = self.bot.choose(game, character)
-        self.show_at = max(began + self.seconds, self.clock()) if self.seconds > 0 else -float("inf")
+        self.show_at = shown_at(began, self.seconds, self.clock())
         return action
+
+
+def shown_at(began: float, seconds: float, now: float) -> float:
+    """When a decision begun at ``began`` and made by ``now`` may be shown at a pace of
+    ``seconds`` (``PacedBot``): that long after it began, or now if it took longer; with no
+    pace, at any time."""
+    return max(began + seconds, now) if seconds > 0 else -float("inf")
 
 
 def paced_bot(name: str, seed: int | None = None, clock: Callable[[], float] = time.monotonic) -> PacedBot:

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import words
-from .bots import PACED_SECONDS, RandomPlayer, paced_bot
+from .bots import PACED_SECONDS, RandomPlayer, paced_bot, shown_at
 from .engine import new_game
 from .rulesets import load_ruleset
 from .words import describe, text
@@ -740,9 +740,7 @@ class PacedRandom:
     def act(self, game) -> dict | None:
         began = self.clock()
         action = self.player.act(game)
-        wait = began + PACED_SECONDS - self.clock()
-        if wait > 0:
-            self.sleep(wait)
+        _wait_until(shown_at(began, PACED_SECONDS, self.clock()), self.clock, self.sleep)
         return action
 
 
@@ -763,7 +761,12 @@ class SeatedBots:
         who = game.pending[0].by
         bot = self.bots[who]
         action = bot.choose(game, who)
-        wait = bot.show_at - bot.clock()
-        if wait > 0:
-            self.sleep(wait)
+        _wait_until(bot.show_at, bot.clock, self.sleep)
         return action
+
+
+def _wait_until(moment: float, clock, sleep) -> None:
+    """Sleep until ``moment`` on ``clock``: a paced bot's decision is shown no sooner."""
+    wait = moment - clock()
+    if wait > 0:
+        sleep(wait)
