@@ -20,7 +20,8 @@ from .heuristic import HeuristicBot
 from .search import SearchBot
 
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "bot_names", "make_bot",
-           "PacedBot", "paced_bot", "PACED_SECONDS", "free_types", "RandomPlayer", "play_random_game"]
+           "PacedBot", "paced_bot", "shown_at", "PACED_SECONDS", "PACED_SEARCH_BUDGET",
+           "PACED_SEARCH_SECONDS", "free_types", "RandomPlayer", "play_random_game"]
 
 if TYPE_CHECKING:
     from .engine import Game
