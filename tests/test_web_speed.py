@@ -235,3 +235,42 @@ def test_json_text_is_the_standard_librarys_whatever_the_keys_and_characters():
             assert json.loads(text) == json.loads(expected)
             if "\udc80" not in expected:     # (escaped by the fallback: text SQLite takes)
                 assert text == expected, (value, sort)
+
+
+def test_buttons_kept_from_earlier_positions_and_games_read_as_fresh_ones():
+    """A table keeps its buttons' words from position to position (``Table.choices``); they
+    must read as the library words each move now, in this game. Games played side by side in
+    one server number their offers alike ("o1" in each, made by different players), so the
+    answer to an offer is worded with this game's maker, never another game's (an audit found
+    "accepts the offer from Lady Lauren" under an offer the Captain made), and a pass says
+    what is passed now (the same moves under a new decision: "gives no water", no longer "does
+    nothing for those overboard"). Each position's buttons, with the words kept, against a
+    table with none kept."""
+    from lifeboat_rules.rulesets import builtin_rulesets
+    from lifeboat_rules.web.tables import Table
+
+    compared = answers = 0
+    for ruleset in sorted(builtin_rulesets()):
+        games = [lr.new_game(ruleset, players=4, seed=seed) for seed in (5, 5, 6)]
+        seats = {s: {"controller": "link", "bot": None, "moves": 0} for s in games[0].view(None)["seats"]}
+        tables = [Table(f"g{n}", game, "en", seats) for n, game in enumerate(games)]
+        rngs = [random.Random(n) for n in range(len(games))]
+        for _ in range(120):
+            for table, game, rng in zip(tables, games, rngs):
+                if game.over:
+                    continue
+                for seat in seats:
+                    if seat not in game.state.characters:
+                        continue
+                    for lang in ("en", "zh"):
+                        kept = table.choices(seat, lang)
+                        fresh = Table("fresh", game, "en", seats).choices(seat, lang)
+                        assert kept == fresh, (ruleset, seat, lang, len(game.log))
+                        answers += sum(b["action"]["type"] in ("accept_offer", "decline_offer") for b in kept)
+                    compared += 1
+                by = rng.choice(sorted({d.by for d in game.pending}))
+                legal = game.legal_actions(by)
+                # offers made and answered often, so that every game has an "o1", "o2"...
+                trading = [a for a in legal if a["type"] in ("offer", "accept_offer", "decline_offer")]
+                game.apply(rng.choice(trading if trading and rng.random() < 0.5 else legal))
+    assert compared > 2000 and answers > 200, (compared, answers)

@@ -47,13 +47,12 @@ MAX_TIMER = 3600
 TIMEOUT_BOT = "heuristic"   # who plays a seat whose turn timer ran out
 UNKNOWN = object()     # what the table cannot tell without a copy of the game
 
-# (ruleset, seat, lang) -> {an action's key: its button's words}, shared by the tables
-_LABELS: dict = {}
-
 # "Pass for me": the pass comes this many seconds after the seat became pending, drawn
 # uniformly, and drawn before (and whatever) the seat's hand holds, so that when it passes
 # tells nobody what it held (docs/web.md, "Pass for me").
 AUTOPASS_DELAY = (2.0, 9.0)
+
+_BOT_SECRET = secrets.token_bytes(16)    # the bots' seeds: drawn once a process, told to no one
 
 
 class Refusal(Exception):
@@ -107,7 +106,8 @@ class Table:
         self.links: list | None = None     # the host's list of live links, until one changes
         self._names: dict = {}
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
-        self._choices: dict = {}           # (seat, lang) -> (its legal moves, their buttons)
+        self._choices: dict = {}           # (seat, lang) -> (its legal moves, fight, buttons, decision)
+        self._labels: dict = {}            # (seat, lang) -> {an action's key: its button's words}
         self._weapons: dict | None = None
         self._rounds: list = []            # [(log index, round)] where each round begins
         self._rounds_upto = 0
@@ -133,13 +133,15 @@ class Table:
         legal = self.legal(seat)
         view = game.view(seat) if view is None else view      # the seat's own view
         stage = view.get("stage") if (view.get("stage") or {}).get("kind") == "fight" else None
-        cached = self._choices.get((seat, lang))
-        if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage:
-            return cached[2]
+        # a pass says what is passed: the same moves under another decision read otherwise
         deciding = next((d.kind for d in game.pending if d.by == seat), None)
-        # buttons' words are kept for every game of the ruleset (one object, loaded once):
-        # its games word an action alike
-        known = _LABELS.setdefault((game.ruleset, seat, lang), {})
+        cached = self._choices.get((seat, lang))
+        if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage \
+                and cached[3] == deciding:
+            return cached[2]
+        # buttons' words are kept for this game only: another game's offer "o1" is another
+        # offer, made by someone else (words read the game, not only the action)
+        known = self._labels.setdefault((seat, lang), {})
         if len(known) > 4096:
             known.clear()
         names = self.names(lang)
@@ -167,7 +169,7 @@ class Table:
             if stage is not None and action["type"] == "play" and after not in (None, stage.get("strength")):
                 any_time = False      # a participant's weapon answers the fight (R-FIGHT-2)
             buttons.append({"label": label, "action": action, "any_time": any_time})
-        self._choices[(seat, lang)] = (legal, stage, buttons)
+        self._choices[(seat, lang)] = (legal, stage, buttons, deciding)
         return buttons
 
     def decision_text(self, decision, lang: str) -> str:
@@ -929,7 +931,9 @@ def _key(action: dict, places: dict | None = None):
 
 def _places(view: dict) -> dict:
     """{card id: (kind, place)} of the cards a view shows: hands, face-up cards and the cards
-    a decision shows."""
+    a decision shows; and {offer id: (..., who made it, to whom)} of the offers it shows (an
+    answer to an offer is worded with its maker, and a taken-back game may number another
+    offer alike)."""
     out = {}
     for who, entry in view["characters"].items():
         for card in entry.get("hand", ()):
@@ -939,6 +943,9 @@ def _places(view: dict) -> dict:
     for card in (view.get("decision") or {}).get("cards", ()):
         if "kind" in card and "id" in card:
             out[card["id"]] = ("card", card["kind"], "shown")
+    for offer in view.get("offers", ()):
+        if isinstance(offer.get("id"), str):
+            out[offer["id"]] = (out.get(offer["id"]), "offer", offer.get("from"), offer.get("to"))
     return out
 
 
