@@ -199,7 +199,7 @@ async def one_round(args, folder: str, number: int) -> dict:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     ws_url = f"ws://127.0.0.1:{port}/ws"
-    server = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--allow-seeds", "--port", str(port),
                                "--db", os.path.join(folder, f"load-{number}.sqlite3"),
                                "--max-games", str(args.games)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

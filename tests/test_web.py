@@ -33,14 +33,14 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(Server(db).app) as test_client:
+    with TestClient(Server(db, allow_seeds=True).app) as test_client:
         yield test_client
 
 
 @pytest.fixture
 def fast_client(db):
     """A server that lets a test send its moves as fast as it can."""
-    with TestClient(Server(db, rate=10_000, burst=10_000).app) as test_client:
+    with TestClient(Server(db, allow_seeds=True, rate=10_000, burst=10_000).app) as test_client:
         yield test_client
 
 
@@ -190,7 +190,7 @@ def test_a_malformed_or_oversized_request_is_refused(client, db, raw, code, stat
 
 
 def test_the_server_holds_at_most_max_games_in_progress(db):
-    with TestClient(Server(db, max_games=2).app) as client:
+    with TestClient(Server(db, allow_seeds=True, max_games=2).app) as client:
         create(client, ["link"] * 4)
         create(client, ["link"] * 4)
         response = client.post("/api/games", json={"ruleset": "classic", "players": 4,
@@ -200,7 +200,7 @@ def test_the_server_holds_at_most_max_games_in_progress(db):
 
 
 def test_a_game_of_bots_only_is_played_to_the_end_and_frees_its_place(db):
-    with TestClient(Server(db, max_games=1).app) as client:
+    with TestClient(Server(db, allow_seeds=True, max_games=1).app) as client:
         created = create(client, ["bot:random"] * 4)
         state = settle(client, created)
         assert state["view"]["over"] is True
@@ -321,7 +321,7 @@ def test_seat_bots_think_off_the_event_loop(db, monkeypatch):
             return super().choose(game, character)
 
     monkeypatch.setitem(bots.BOTS, "watched", Watched)
-    with TestClient(Server(db).app) as client:
+    with TestClient(Server(db, allow_seeds=True).app) as client:
         created = create(client, ["link"] * 4)
         links = link_seats(client, created)
         with client.websocket_connect("/ws") as ws:
@@ -450,7 +450,7 @@ def test_a_malformed_or_oversized_message_is_refused_and_the_page_stays(client, 
 
 
 def test_a_page_sending_too_fast_is_refused_and_nothing_changes(db):
-    with TestClient(Server(db, rate=0.001, burst=3).app) as client:
+    with TestClient(Server(db, allow_seeds=True, rate=0.001, burst=3).app) as client:
         created = create(client, ["link"] * 4)
         seat, token, state = deciding_link(client, link_seats(client, created))
         before = saved(db)
@@ -589,7 +589,7 @@ def test_hot_seat_the_host_plays_the_seats_it_holds(fast_client):
 
 
 def test_a_restarted_server_continues_every_game(db):
-    with TestClient(Server(db).app) as client:
+    with TestClient(Server(db, allow_seeds=True).app) as client:
         first = create(client, ["link", "bot:random", "link", "bot:random"], seed=3)
         second = create(client, ["link"] * 5, seed=4)
         settle(client, first)
@@ -602,7 +602,7 @@ def test_a_restarted_server_continues_every_game(db):
             bots = [s for s in state["view"]["seats"] if s not in links]
             before = receive_until(ws, settled(bots))
         before_second = host_state(client, second["host"])
-    with TestClient(Server(db).app) as client:       # a new process on the same file
+    with TestClient(Server(db, allow_seeds=True).app) as client:       # a new process on the same file
         with client.websocket_connect("/ws") as ws:
             after = hello(ws, token)
         assert after["view"] == before["view"] and after["log_size"] == before["log_size"]
@@ -775,3 +775,26 @@ def test_serve_shows_its_defaults_and_refuses_a_bad_limit(capsys):
         assert default in shown
     assert main(["serve", "--max-games", "0"]) == 2
     assert "--max-games" in capsys.readouterr().err
+
+
+def test_a_server_deals_its_games_itself_unless_told_to_take_seeds(tmp_path):
+    """The engine is deterministic: whoever chose a game's seed could play it through at home
+    and know every hand and every card still to be drawn (an audit did). A server takes a seed
+    only when started with ``allow_seeds`` (``serve --allow-seeds``: tests, benchmarks); by
+    default a game with one is refused and nothing is created, and games without one are
+    dealt from seeds no client sees."""
+    seats = ["link"] * 4
+    with TestClient(Server(str(tmp_path / "plain.sqlite3")).app) as plain:
+        response = plain.post("/api/games", json={"ruleset": "classic", "players": 4, "seats": seats, "seed": 4242})
+        assert response.status_code == 400, response.text
+        assert response.json()["code"] == "bad_request" and "--allow-seeds" in response.json()["message"]
+        assert saved(str(tmp_path / "plain.sqlite3"))["games"] == {}
+        hands = set()
+        for _ in range(3):
+            created = plain.post("/api/games", json={"ruleset": "classic", "players": 4, "seats": seats})
+            assert created.status_code == 201, created.text
+            hands.add(str(saved(str(tmp_path / "plain.sqlite3"))["games"][created.json()["game"]]))
+        assert len(hands) == 3
+    with TestClient(Server(str(tmp_path / "seeded.sqlite3"), allow_seeds=True).app) as seeded:
+        response = seeded.post("/api/games", json={"ruleset": "classic", "players": 4, "seats": seats, "seed": 4242})
+        assert response.status_code == 201, response.text

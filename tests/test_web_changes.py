@@ -151,7 +151,7 @@ def _held_hands(game, seats) -> dict:
 
 @pytest.mark.parametrize("ruleset, seed", [("classic", 3), ("all_in_one", 8)])
 def test_diffs_over_whole_games_give_each_page_exactly_its_whole_state(tmp_path, ruleset, seed):
-    server = Server(str(tmp_path / "t.sqlite3"), rate=10_000, burst=10_000)
+    server = Server(str(tmp_path / "t.sqlite3"), allow_seeds=True, rate=10_000, burst=10_000)
     rng = random.Random(seed)
     with TestClient(server.app) as client:
         response = client.post("/api/games", json={"ruleset": ruleset, "players": 4, "seed": seed,
@@ -220,7 +220,7 @@ def test_diffs_over_whole_games_give_each_page_exactly_its_whole_state(tmp_path,
 
 
 def test_a_page_that_asks_again_gets_the_whole_state(tmp_path):
-    server = Server(str(tmp_path / "t.sqlite3"))
+    server = Server(str(tmp_path / "t.sqlite3"), allow_seeds=True)
     with TestClient(server.app) as client:
         response = client.post("/api/games", json={"ruleset": "classic", "players": 4, "seed": 2,
                                                    "seats": ["link"] * 4})
@@ -243,7 +243,7 @@ def _free_port() -> int:
 
 
 def _serve(db: str, port: int) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--allow-seeds", "--port", str(port),
                                 "--db", db], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while True:

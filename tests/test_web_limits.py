@@ -8,6 +8,7 @@ answer came while the stalling client was still stalling.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -159,7 +160,7 @@ def test_a_page_that_floods_and_never_reads_delays_no_one(db):
     """Before: the server sent each page's state in turn and waited for each send, so one page
     whose socket was full held the mover's answer and every other page's update."""
     # (sends that do not leave are cut off after send_timeout: longer than this test here)
-    server = Server(db, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
+    server = Server(db, allow_seeds=True, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
     with ThreadServer(server) as live:
         created = new_game(live, ["link"] * 4)
         links = links_of(live.ws, created["host"])
@@ -217,7 +218,7 @@ def test_a_page_that_fills_its_socket_gets_every_state_once_and_in_order(db):
     its socket: its sender holds its newest state until the socket drains. Once it reads again
     it gets every state made for it exactly once and in order (versions 1, 2, 3, ... with
     nothing missing or twice), the last one the table as it is."""
-    server = Server(db, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
+    server = Server(db, allow_seeds=True, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
     with ThreadServer(server) as live:
         created = new_game(live, ["link"] * 4)
         links = links_of(live.ws, created["host"])
@@ -264,7 +265,7 @@ def test_a_page_that_fills_its_socket_gets_every_state_once_and_in_order(db):
 def test_a_page_whose_state_does_not_leave_is_cut_off(db, caplog):
     """A message that has not left within ``Limits.send_timeout`` cuts its page off: the
     server keeps no page for ever whose socket is full, and forgets what it held for it."""
-    server = Server(db, limits=Limits(rate=100_000, burst=100_000, send_timeout=1.0))
+    server = Server(db, allow_seeds=True, limits=Limits(rate=100_000, burst=100_000, send_timeout=1.0))
     with caplog.at_level(logging.INFO, logger="lifeboat_rules.web"), ThreadServer(server) as live:
         created = new_game(live, ["link"] * 4)
         links = links_of(live.ws, created["host"])
@@ -284,9 +285,36 @@ def test_a_page_whose_state_does_not_leave_is_cut_off(db, caplog):
     assert any("stopped reading: cut off" in r.getMessage() for r in caplog.records)
 
 
-def test_a_page_whose_messages_pile_up_is_cut_off(db):
-    """Refusals wait in a bounded queue: past ``Limits.queue`` unsent, the page is closed."""
+def test_a_page_that_sends_a_burst_faster_than_it_reads_gets_every_answer(db, monkeypatch):
+    """An audit sent 45 and 80 messages at once, reading all the while: the refusals of its
+    own burst piled up past ``Limits.queue`` and the page was cut off as one that stopped
+    reading. Its next messages now wait until its answers have left (here each takes 5 ms to
+    leave, as over a slow network)."""
+    import lifeboat_rules.web.app as web_app
+
+    send_now = web_app._send
+
+    async def slow_send(conn, text):
+        await asyncio.sleep(0.005)
+        await send_now(conn, text)
+
+    monkeypatch.setattr(web_app, "_send", slow_send)
     server = Server(db, limits=Limits(rate=0.001, burst=0, queue=4))
+    with TestClient(server.app) as client:
+        response = client.post("/api/games", json={"ruleset": "classic", "players": 4, "seats": ["link"] * 4})
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, response.json()["host"])
+            for number in range(30):                       # each one too fast
+                send(ws, {"type": "look", "seat": None, "ref": number})
+            answers = [receive(ws) for _ in range(30)]
+            assert [a["ref"] for a in answers] == list(range(30))
+            assert {a["code"] for a in answers} == {"too_fast"}
+
+
+def test_a_page_whose_messages_pile_up_is_cut_off(db):
+    """Refusals wait in a bounded queue: past ``Limits.queue`` unsent, the page is closed
+    (the backstop: the page's own messages wait while half as many answers do)."""
+    server = Server(db, allow_seeds=True, limits=Limits(rate=0.001, burst=0, queue=4))
     with TestClient(server.app) as client:
         response = client.post("/api/games", json={"ruleset": "classic", "players": 4, "seats": ["link"] * 4})
         host = response.json()["host"]
@@ -294,7 +322,8 @@ def test_a_page_whose_messages_pile_up_is_cut_off(db):
             hello(ws, host)
             conn = next(iter(server.rooms[response.json()["game"]].pages))
             conn.outbox.extend(["{}"] * 4)        # as if four refusals had not left yet
-            send(ws, {"type": "look", "seat": None})     # one more refusal: too fast
+            room = server.rooms[response.json()["game"]]
+            client.portal.call(server._refuse, room, conn, Refusal("too_fast"), None)     # one more
             with pytest.raises(WebSocketDisconnect) as closed:
                 for _ in range(10):
                     receive(ws)
@@ -324,7 +353,7 @@ def gate(monkeypatch):
 def test_a_thinking_bot_holds_up_no_other_game(db, gate):
     """Before: every game's calls, the bots' thinking with them, ran on one thread in turn, so
     a POST creating six search bots stalled every game for its whole length."""
-    with ThreadServer(Server(db)) as live:
+    with ThreadServer(Server(db, allow_seeds=True)) as live:
         bots_game = new_game(live, ["bot:gate"] * 6)     # answered at once: the bots play apart
         assert gate.thinking.wait(BOUND)
         people = new_game(live, ["link"] * 4, seed=6)
@@ -350,7 +379,7 @@ def test_six_search_bots_hold_up_no_other_game(db):
     """The same with the real search bot (issue 16: a move elsewhere waited 22.3 s). Its
     thinking shares the interpreter with the move, so the bound is in seconds: generous (the
     move takes milliseconds alone, one search decision up to about half a second)."""
-    with ThreadServer(Server(db)) as live:
+    with ThreadServer(Server(db, allow_seeds=True)) as live:
         bots_game = new_game(live, ["bot:search"] * 6)
         people = new_game(live, ["link"] * 4, seed=6)
         links = links_of(live.ws, people["host"])
@@ -386,7 +415,7 @@ def test_no_page_sees_a_search_bots_move_before_its_pace(db, monkeypatch):
         return action
 
     monkeypatch.setattr(bots.PacedBot, "choose", recorded)
-    with ThreadServer(Server(db)) as live:
+    with ThreadServer(Server(db, allow_seeds=True)) as live:
         created = new_game(live, ["link", "bot:search", "bot:search", "bot:search"], seed=3)
         person, token = next((s, t) for s, t in links_of(live.ws, created["host"]).items() if s != "spectator")
         ws, state = page(live.ws, token)
@@ -413,7 +442,7 @@ def test_no_page_sees_a_search_bots_move_before_its_pace(db, monkeypatch):
 
 
 def test_games_of_bots_only_are_limited(db, gate):
-    with TestClient(Server(db, limits=Limits(bots_only_games=2)).app) as client:
+    with TestClient(Server(db, allow_seeds=True, limits=Limits(bots_only_games=2)).app) as client:
         body = {"ruleset": "classic", "players": 4, "seats": ["bot:gate"] * 4}
         assert client.post("/api/games", json=body).status_code == 201
         assert client.post("/api/games", json=body).status_code == 201
@@ -422,6 +451,33 @@ def test_games_of_bots_only_are_limited(db, gate):
         body["seats"] = ["link"] + ["bot:random"] * 3       # a person's seat: not bots only
         assert client.post("/api/games", json=body).status_code == 201
         gate.set()
+
+
+def test_a_host_handing_every_seat_to_bots_makes_a_game_of_bots_only(db):
+    """An audit got round the limit: games created with a person's seat, then the host handed
+    that seat to a bot too. The last person's seat to a bot makes a game of bots only: refused
+    while the limit is reached, counted and swept as one once it is, and no longer one when a
+    seat has a person again."""
+    hall = Hall(Store(db), max_bot_games=1)
+    first = hall.create("classic", 4, "en", ["host"] + ["bot:random"] * 3, 1)
+    second = hall.create("classic", 4, "en", ["host"] + ["bot:random"] * 3, 2)
+    seat = lambda created: next(s for s, e in hall.table(created["game"]).seats.items() if e["controller"] == "host")
+    first_seat, second_seat = seat(first), seat(second)
+
+    def bots_only(created) -> int:
+        return hall.store._db.execute("SELECT bots_only FROM games WHERE id = ?", (created["game"],)).fetchone()[0]
+
+    hall.manage(hall.enter(first["host"]), "bot", first_seat, "random")
+    assert bots_only(first) == 1 and hall.store.count_open_games(bots_only=True) == 1
+    with pytest.raises(Refusal) as refused:
+        hall.manage(hall.enter(second["host"]), "bot", second_seat, "random")
+    assert refused.value.code == "limit"
+    assert hall.table(second["game"]).seats[second_seat]["controller"] == "host" and bots_only(second) == 0
+    hall.manage(hall.enter(first["host"]), "here", first_seat)          # a person again
+    assert bots_only(first) == 0
+    hall.manage(hall.enter(second["host"]), "bot", second_seat, "random")
+    assert bots_only(second) == 1
+    hall.store.close()
 
 
 def test_finished_games_of_bots_only_do_not_fill_the_file(db):
@@ -464,7 +520,7 @@ def test_a_move_queued_behind_a_replaced_link_is_refused(db):
 
 
 def test_the_host_replaces_the_spectator_link_and_its_own(db):
-    with TestClient(Server(db).app) as client:
+    with TestClient(Server(db, allow_seeds=True).app) as client:
         created = client.post("/api/games", json={"ruleset": "classic", "players": 4,
                                                   "seats": ["link"] * 4}).json()
         with client.websocket_connect("/ws") as host_ws, client.websocket_connect("/ws") as watcher, \
@@ -495,7 +551,7 @@ def test_the_host_replaces_the_spectator_link_and_its_own(db):
 
 def _serve(db: str, port: int, log: str) -> subprocess.Popen:
     with open(log, "w") as out:
-        return subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--port", str(port),
+        return subprocess.Popen([sys.executable, "-m", "lifeboat_rules.cli", "serve", "--allow-seeds", "--port", str(port),
                                  "--db", db], stdout=out, stderr=subprocess.STDOUT)
 
 
@@ -579,7 +635,7 @@ def test_two_stores_on_one_file_in_one_process_too(db):
 def test_sockets_that_never_present_a_link_are_counted_and_timed_out(db):
     """Before: only sockets that had presented a link were counted, and each had 30 s."""
     limits = Limits(sockets=2, hello_timeout=0.5)
-    with TestClient(Server(db, limits=limits).app) as client:
+    with TestClient(Server(db, allow_seeds=True, limits=limits).app) as client:
         with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
             with client.websocket_connect("/ws") as three:       # no link yet, but counted
                 assert receive(three)["code"] == "limit"
@@ -591,7 +647,7 @@ def test_sockets_that_never_present_a_link_are_counted_and_timed_out(db):
 
 
 def test_sockets_from_one_address_are_limited(db):
-    with TestClient(Server(db, limits=Limits(sockets_per_client=1)).app) as client:
+    with TestClient(Server(db, allow_seeds=True, limits=Limits(sockets_per_client=1)).app) as client:
         with client.websocket_connect("/ws"):
             with client.websocket_connect("/ws") as second:
                 assert receive(second)["code"] == "limit"
@@ -599,7 +655,7 @@ def test_sockets_from_one_address_are_limited(db):
 
 def test_one_address_creates_a_few_games_then_waits(db):
     limits = Limits(create_burst=2, create_every=3600)
-    with TestClient(Server(db, limits=limits).app) as client:
+    with TestClient(Server(db, allow_seeds=True, limits=limits).app) as client:
         body = {"ruleset": "classic", "players": 4, "seats": ["link"] * 4}
         assert [client.post("/api/games", json=body).status_code for _ in range(3)] == [201, 201, 429]
         assert client.post("/api/games", json=body).json()["code"] == "too_fast"
@@ -649,7 +705,7 @@ def test_a_slow_http_client_is_closed(tmp_path):
 
 def test_requests_from_another_sites_pages_are_refused(db):
     """Before: any page a host visited could create games and open sockets on the table."""
-    with TestClient(Server(db, origins=["https://tables.example"]).app) as client:
+    with TestClient(Server(db, allow_seeds=True, origins=["https://tables.example"]).app) as client:
         body = {"ruleset": "classic", "players": 4, "seats": ["link"] * 4}
         refused = client.post("/api/games", json=body, headers={"origin": "https://evil.example"})
         assert refused.status_code == 403 and refused.json()["code"] == "bad_origin"
@@ -666,9 +722,37 @@ def test_requests_from_another_sites_pages_are_refused(db):
             assert receive(ws)["code"] == "bad_token"
 
 
+def test_a_site_renamed_to_the_loopback_is_not_the_tables_own_page(db):
+    """DNS rebinding, as an audit did it: a site points its own name at 127.0.0.1, and its
+    page, now "same origin" with the table (its Origin and the request's Host both name the
+    site), could create games and open sockets from the browser of whoever visits it. A server
+    on the loopback answers pages of its loopback names and of its ``--origin`` addresses
+    only (``serve`` gives it ``loopback_names``)."""
+    from lifeboat_rules.web.app import loopback_names
+
+    assert loopback_names("0.0.0.0") is None and loopback_names("192.0.2.7") is None
+    assert {"localhost", "127.0.0.1", "::1"} <= loopback_names("127.0.0.1")
+    assert "::1" in loopback_names("::1") and "localhost" in loopback_names("localhost")
+    hosts = loopback_names("127.0.0.1")
+    with TestClient(Server(db, origins=["https://tables.example"], hosts=hosts).app) as client:
+        body = {"ruleset": "classic", "players": 4, "seats": ["link"] * 4}
+        rebound = {"host": "rebind.example:8765", "origin": "http://rebind.example:8765"}
+        refused = client.post("/api/games", json=body, headers=rebound)
+        assert refused.status_code == 403 and refused.json()["code"] == "bad_origin"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            with client.websocket_connect("/ws", headers=rebound):
+                pass
+        assert closed.value.code == 1008
+        for name in ("127.0.0.1:8765", "localhost:8765", "[::1]:8765"):
+            mine = {"host": name, "origin": f"http://{name}"}
+            assert client.post("/api/games", json=body, headers=mine).status_code == 201, name
+        assert client.post("/api/games", json=body, headers={"origin": "https://tables.example"}).status_code == 201
+        assert client.post("/api/games", json=body).status_code == 201        # no browser
+
+
 def test_a_socket_closed_before_its_hello_logs_one_line(db, caplog):
     with caplog.at_level(logging.INFO):
-        with TestClient(Server(db).app) as client:
+        with TestClient(Server(db, allow_seeds=True).app) as client:
             with client.websocket_connect("/ws"):
                 pass
             with client.websocket_connect("/ws") as ws:   # the server still answers
@@ -681,7 +765,7 @@ def test_a_socket_closed_before_its_hello_logs_one_line(db, caplog):
 
 def test_a_move_that_cannot_be_saved_is_answered_with_the_table_as_it_is(db, monkeypatch):
     """Before: the page got "internal" without its move's ref, and its old state."""
-    server = Server(db)
+    server = Server(db, allow_seeds=True)
     with TestClient(server.app) as client:
         created = client.post("/api/games", json={"ruleset": "classic", "players": 4,
                                                   "seats": ["link"] * 4, "seed": 2}).json()

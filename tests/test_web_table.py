@@ -178,7 +178,7 @@ def test_a_reason_is_left_out_where_a_house_rule_scores_otherwise():
 
 
 def test_love_and_hate_reach_the_pages_only_once_the_game_is_over(tmp_path):
-    with TestClient(Server(str(tmp_path / "t.sqlite3")).app) as client:
+    with TestClient(Server(str(tmp_path / "t.sqlite3"), allow_seeds=True).app) as client:
         running = client.post("/api/games", json={"ruleset": "classic", "players": 4, "lang": "en",
                                                   "seats": ["link"] * 4, "seed": 4}).json()
         done = client.post("/api/games", json={"ruleset": "classic", "players": 4, "lang": "en",
@@ -246,7 +246,7 @@ def test_a_page_sent_its_feed_move_by_move_gets_the_whole_feed():
 
 
 def new_server(tmp_path, **options) -> Server:
-    return Server(str(tmp_path / "t.sqlite3"), rate=10_000, burst=10_000, **options)
+    return Server(str(tmp_path / "t.sqlite3"), allow_seeds=True, rate=10_000, burst=10_000, **options)
 
 
 def make_game(client, seats, **extra) -> dict:
@@ -289,7 +289,7 @@ def test_table_talk_reaches_every_page_as_typed_and_is_kept(tmp_path):
             assert [m["text"] for m in hello(ws, table["spectator"])["chat"]] == [attack]
 
 
-def test_table_talk_is_rate_limited_per_link(tmp_path):
+def test_table_talk_is_rate_limited_per_speaker(tmp_path):
     now = [0.0]
     hall = Hall(Store(str(tmp_path / "t.sqlite3")), clock=lambda: now[0])
     created = hall.create("classic", 4, "en", ["link"] * 4, 1)
@@ -305,11 +305,33 @@ def test_table_talk_is_rate_limited_per_link(tmp_path):
     with pytest.raises(Refusal):
         hall.say(host, None, "deal!!")
     assert [m["by"] for m in hall.table(created["game"]).chat] == ["host"] * 6
+    # an audit said 20 messages at once by replacing its own link between them: the speaker
+    # is counted, not the link
+    token = hall.manage(host, "host_link", None)
+    with pytest.raises(Refusal) as refused:
+        hall.say(hall.enter(token), None, "deal?")
+    assert refused.value.code == "too_fast"
+    seat = hall.table(created["game"]).game.pending[0].by
+    tokens = {s: t for t, role, s in hall.store.live_tokens(created["game"]) if role == "seat"}
+    for _ in range(5):                                   # a seat has its own allowance
+        hall.say(hall.enter(tokens[seat]), seat, "no deal")
+    hall.manage(hall.enter(token), "link", seat)          # and keeps it under a new link
+    tokens = {s: t for t, role, s in hall.store.live_tokens(created["game"]) if role == "seat"}
+    with pytest.raises(Refusal):
+        hall.say(hall.enter(tokens[seat]), seat, "no deal")
 
 
 def test_table_talk_is_one_line_without_reordering_marks():
     assert clean_text("  a\nb\tc\x07 \u202eevil\u202c  ") == "a b c evil"
     assert clean_text("小孩：来换座位吗？") == "小孩：来换座位吗？"
+    # the other marks that reorder text, and every other invisible format character
+    for mark in ("\u200e", "\u200f", "\u061c", "\u2066", "\u2069", "\u200b", "\u2060", "\ufeff",
+                 "\U000e0041", "\U000e007f", "\ufff9", "\ufffb", "\x85"):
+        assert clean_text(f"a{mark}b") == "ab", hex(ord(mark))
+    assert clean_text("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"       # the joiners stay
+    assert clean_text("می\u200cخواهم") == "می\u200cخواهم"
+    assert clean_text("ệ" + "e\u0323\u0302") == "ệe\u0323\u0302"      # marks a language needs
+    assert clean_text("e" + "\u0301" * 50 + "x") == "e" + "\u0301" * 4 + "x"  # not a tower of them
 
 
 # ---------------------------------------------------------------------- the turn timer

@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import ipaddress
 import json
 import logging
 import time
@@ -196,7 +197,8 @@ class Server:
     """The application, the open pages of each game and the threads the games run on."""
 
     def __init__(self, db: str, max_games: int = 100, rate: float | None = None,
-                 burst: int | None = None, limits: Limits | None = None, origins=(), **hall_options):
+                 burst: int | None = None, limits: Limits | None = None, origins=(),
+                 allow_seeds: bool = False, hosts=None, **hall_options):
         limits = limits or Limits()
         if rate is not None or burst is not None:
             limits = dataclasses.replace(limits, rate=limits.rate if rate is None else rate,
@@ -210,6 +212,15 @@ class Server:
         self.pool = ThreadPoolExecutor(max_workers=limits.table_threads, thread_name_prefix="lifeboat-table")
         self.bot_pool = ThreadPoolExecutor(max_workers=limits.bot_threads, thread_name_prefix="lifeboat-bots")
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        # a seed sent with a new game makes its deal and every later draw known to whoever
+        # sent it (the engine is deterministic): taken only where the server is told to
+        # (tests, benchmarks); otherwise the engine draws one no client sees
+        self.allow_seeds = allow_seeds
+        # the names a browser may reach this server by (None: any); a server on the loopback
+        # answers pages of its loopback names and of ``origins`` only, so that a site whose name
+        # an attacker points at 127.0.0.1 (DNS rebinding) is not "the table's own page"
+        self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts) | {
+            urlsplit(o).hostname or "" for o in self.origins}
         self.rooms: dict = {}              # game id -> Room
         self.sockets = 0                   # open WebSockets, with or without a link
         self.per_client: collections.Counter = collections.Counter()
@@ -276,7 +287,8 @@ class Server:
     def origin_ok(self, headers) -> bool:
         """A browser names the page that makes a request (``Origin``): only this server's own
         pages (or the ``origins`` it was given) may create games or open sockets. A client that
-        is no browser sends none, and no other site's page can be behind it."""
+        is no browser sends none, and no other site's page can be behind it. With ``hosts``,
+        the page's own name must be one of them too."""
         origin = headers.get("origin")
         if origin is None:
             return True
@@ -285,6 +297,8 @@ class Server:
             return True
         parts = urlsplit(origin)
         host = (headers.get("host") or "").lower()
+        if self.hosts is not None and (parts.hostname or "") not in self.hosts:
+            return False
         return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
 
     @staticmethod
@@ -326,6 +340,10 @@ class Server:
         if not self._may_create(self._client(request)):
             return _refused(Refusal("too_fast", f"at most {limits.create_burst} games at once from one "
                                     f"address, then one every {limits.create_every:g} seconds"), 429)
+        if data.get("seed") is not None and not self.allow_seeds:
+            return _refused(Refusal("bad_request", "seed: this server deals its games itself (whoever chose "
+                                    "the seed would know every card to come); a server started with "
+                                    "--allow-seeds takes one, for repeatable test games"), 400)
         try:
             created = await self._run(self.pool, self.hall.create, data.get("ruleset"), data.get("players"),
                                       data.get("lang", "en"), data.get("seats"), data.get("seed"),
@@ -406,6 +424,12 @@ class Server:
             self._wake_bots(room)
             self._schedule(room)              # a game read back after a restart runs its timers
             while not conn.closed:
+                # a page's answers leave before more of its messages are read: one that sends
+                # faster than it reads is slowed to its reading (its messages wait in its
+                # socket), never cut off for the refusals of its own burst; one that stops
+                # reading is cut off by ``_watch_sends``
+                while len(conn.outbox) >= limits.queue // 2 and not conn.closed:
+                    await asyncio.sleep(0.005)
                 message = await self._receive(socket)
                 if message is None:
                     break
@@ -684,7 +708,7 @@ class Server:
 
     def _queue(self, room: Room, conn: Connection, message: dict) -> None:
         """A message for ``conn`` (a refusal); a page with ``Limits.queue`` of them unsent
-        has stopped reading and is cut off."""
+        is cut off. (A page's messages are not read while half as many wait: a backstop.)"""
         if len(conn.outbox) >= self.limits.queue:
             asyncio.ensure_future(self._cut(room, conn, Refusal("too_slow"), send=False))
             return
@@ -825,6 +849,19 @@ class Server:
             await asyncio.sleep(self.limits.sweep_every)
 
 
+def loopback_names(host: str):
+    """The names pages may reach a server listening on ``host`` by: its loopback names when
+    it listens on the loopback only (a browser can reach it from this machine alone), None
+    (any) when it listens on a network, where people reach it by names it cannot know."""
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        loopback = host.lower() == "localhost"
+    if not loopback:
+        return None
+    return {"localhost", "127.0.0.1", "::1", "[::1]", host.lower(), f"[{host.strip('[]').lower()}]"}
+
+
 async def _send(conn: Connection, text: str) -> None:
     """``text`` sent to ``conn``'s page: straight to the server's send, or through Starlette's
     socket where the server keeps none (``_ServerSend``)."""
@@ -850,16 +887,20 @@ def _ref(message):
 
 
 def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits: Limits | None = None,
-               origins=()):
-    """The ASGI application of a web table whose games live in the SQLite file ``db``."""
-    return Server(db, max_games=max_games, limits=limits, origins=origins).app
+               origins=(), allow_seeds: bool = False, hosts=None):
+    """The ASGI application of a web table whose games live in the SQLite file ``db``;
+    ``allow_seeds``: a new game may come with its seed (tests, benchmarks); ``hosts``: the
+    names its pages may be reached by, None for any (docs/web.md, Origins)."""
+    return Server(db, max_games=max_games, limits=limits, origins=origins, allow_seeds=allow_seeds,
+                  hosts=hosts).app
 
 
 def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 100,
-          limits: Limits | None = None, origins=()) -> None:
+          limits: Limits | None = None, origins=(), allow_seeds: bool = False) -> None:
     """Runs the table with uvicorn until stopped; ``FileBusy`` if another server has ``db``."""
     limits = limits or Limits()
-    app = create_app(db, max_games=max_games, limits=limits, origins=origins)
+    app = create_app(db, max_games=max_games, limits=limits, origins=origins, allow_seeds=allow_seeds,
+                     hosts=loopback_names(host))
     print(f"Lifeboat table on http://{host}:{port}/ (games kept in {db})", flush=True)
     if not log.handlers:
         handler = logging.StreamHandler()

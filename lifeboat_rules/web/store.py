@@ -351,12 +351,17 @@ class Store:
     def set_seat(self, game_id: str, seat: str, controller: str, bot: str | None,
                  new_token: str | None) -> None:
         """Hand a seat to a new controller: every link of the seat so far stops working, and
-        ``new_token`` (if any) becomes its link."""
+        ``new_token`` (if any) becomes its link; the game is one of bots only if every seat is
+        now a bot's."""
         with self._lock, self._transaction():
             self._db.execute("UPDATE tokens SET revoked = 1 WHERE game_id = ? AND role = 'seat' AND seat = ?",
                              (game_id, seat))
             self._db.execute("UPDATE seats SET controller = ?, bot = ? WHERE game_id = ? AND seat = ?",
                              (controller, bot, game_id, seat))
+            # a game the host has handed every seat of to the bots is one of bots only (the
+            # limit on them, their sweep), and stops being one when a seat has a person again
+            self._db.execute("UPDATE games SET bots_only = (SELECT count(*) = 0 FROM seats WHERE game_id = ? "
+                             "AND controller != 'bot') WHERE id = ?", (game_id, game_id))
             self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
                              (game_id, seat))
             if new_token is not None:

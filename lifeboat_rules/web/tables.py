@@ -374,7 +374,10 @@ class Table:
         entry = self.seats[seat]
         bot = self.bots.get(seat)
         if bot is None or bot[0] != entry["bot"]:
-            seed = int.from_bytes(hashlib.sha256(f"{self.game_id}/{seat}/{entry['moves']}".encode()).digest()[:4], "big")
+            # the game's id is on every page: with it alone a player could work out a bot's
+            # draws and so read its hand from its moves; the process's secret keeps them apart
+            seed = int.from_bytes(hashlib.sha256(
+                _BOT_SECRET + f"{self.game_id}/{seat}/{entry['moves']}".encode()).digest()[:4], "big")
             bot = self.bots[seat] = (entry["bot"], bots.paced_bot(entry["bot"], seed, clock))
         return bot[1]
 
@@ -427,7 +430,7 @@ class Hall:
         self.clock = clock                         # turn timers and "pass for me" run on it
         self.rng = rng if rng is not None else random.SystemRandom()
         self.autopass_delay = autopass_delay
-        self._talk: dict = {}                      # token -> (allowance, checked): chat rate
+        self._talk: dict = {}                      # (game, speaker) -> (allowance, checked): chat rate
 
     @staticmethod
     def _builtin_rulesets() -> dict:
@@ -687,6 +690,12 @@ class Hall:
             bot = bot if bot is not None else "random"
             if bot not in bots.bot_names():
                 raise Refusal("bad_request", f"bots: {', '.join(bots.bot_names())}")
+            if (not table.game.over and table.seats[seat]["controller"] != "bot"
+                    and all(e["controller"] == "bot" for s, e in table.seats.items() if s != seat)
+                    and self.store.count_open_games(bots_only=True) >= self.max_bot_games):
+                # the last person's seat to a bot: a game of bots only, limited as if created so
+                raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
+                              "played on this server")
             self.store.set_seat(table.game_id, seat, "bot", bot, None)
             table.seats[seat].update(controller="bot", bot=bot)
         elif op == "link":
@@ -820,23 +829,25 @@ class Hall:
         table = self.table(pass_.game_id)
         if len(table.chat) >= MAX_CHAT_PER_GAME:
             raise Refusal("limit", f"{MAX_CHAT_PER_GAME} messages at most in one game")
-        if self._talks_too_fast(pass_.token):
-            raise Refusal("too_fast", f"at most {CHAT_BURST} messages at once, then one every {1 / CHAT_RATE:g} s")
         author = seat if seat in pass_.seats else (pass_.seats[0] if pass_.role == "seat" else "host")
+        # counted by who speaks, not by link: a host that replaces its own link (or a seat's)
+        # does not start again with a full allowance
+        if self._talks_too_fast((table.game_id, author)):
+            raise Refusal("too_fast", f"at most {CHAT_BURST} messages at once, then one every {1 / CHAT_RATE:g} s")
         said = self.store.add_chat(table.game_id, author, text)
         table.chat.append(said)
         return said
 
-    def _talks_too_fast(self, token: str) -> bool:
+    def _talks_too_fast(self, speaker: tuple) -> bool:
         now = self.clock()
-        allowance, checked = self._talk.get(token, (float(CHAT_BURST), now))
+        allowance, checked = self._talk.get(speaker, (float(CHAT_BURST), now))
         allowance = min(float(CHAT_BURST), allowance + (now - checked) * CHAT_RATE)
         if len(self._talk) > 10_000:            # forget speakers long quiet
             self._talk = {t: v for t, v in self._talk.items() if now - v[1] < CHAT_BURST / CHAT_RATE}
         if allowance < 1:
-            self._talk[token] = (allowance, now)
+            self._talk[speaker] = (allowance, now)
             return True
-        self._talk[token] = (allowance - 1, now)
+        self._talk[speaker] = (allowance - 1, now)
         return False
 
     # ------------------------------------------------------------------ what a seat sees
@@ -961,12 +972,31 @@ def nothing_to_play(game, seat: str) -> bool:
     return {"by": seat, "type": "pass"} in game.legal_actions(seat)
 
 
-# control characters (a line break, a bell) and the marks that reorder text on screen
-_BIDI = {0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+# Kept of the format characters (Unicode's "Cf"): the joiners that emoji and some scripts
+# (Persian, the Indic ones) need to read right. Every other one is invisible, and among them
+# are the marks that reorder text on screen (U+200E, U+200F, U+061C, U+202A-E, U+2066-9), tags
+# and the interlinear annotations: dropped, with control characters and lone surrogates.
+_JOINERS = {0x200C, 0x200D}
+MAX_MARKS = 4       # combining marks kept on one character (the rest pile up over the lines)
 
 
 def clean_text(text: str) -> str:
-    """One line of table talk: control and reordering characters dropped, spaces trimmed."""
-    out = "".join(" " if ch in "\t\r\n" else ch for ch in text
-                  if ch in "\t\r\n" or (unicodedata.category(ch) not in ("Cc", "Cs") and ord(ch) not in _BIDI))
-    return " ".join(out.split())
+    """One line of table talk: control, format (the joiners kept) and reordering characters
+    dropped, at most MAX_MARKS combining marks on a character, spaces trimmed."""
+    out, marks = [], 0
+    for ch in text:
+        if ch in "\t\r\n":
+            out.append(" ")
+            marks = 0
+            continue
+        kind = unicodedata.category(ch)
+        if kind in ("Cc", "Cs") or (kind == "Cf" and ord(ch) not in _JOINERS):
+            continue
+        if kind in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        out.append(ch)
+    return " ".join("".join(out).split())
