@@ -587,3 +587,22 @@ def test_every_bot_is_shown_at_its_pace(tmp_path):
         now[0] = show_at
         hall.track(created["game"])
     hall.store.close()
+
+
+def test_a_bots_draws_cannot_be_worked_out_from_what_pages_are_shown():
+    """Every page is shown its game's id; a bot seeded from the id, seat and move count alone
+    could be replayed by a player, who would then read the bot's hand from its moves. The
+    seed is made with a secret each server process draws: two processes seed the same bot of
+    the same game differently, and neither as the id alone would."""
+    import hashlib
+    import subprocess
+    import sys
+
+    code = ("from lifeboat_rules.web import tables\n"
+            "tables.bots.paced_bot = lambda name, seed, clock: print(seed)\n"
+            "tables.Table('0123456789abcdef', None, 'en', "
+            "{'frenchy': {'controller': 'bot', 'bot': 'random', 'moves': 3}}).bot('frenchy')\n")
+    seeds = {int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+             for _ in range(2)}
+    plain = int.from_bytes(hashlib.sha256(b"0123456789abcdef/frenchy/3").digest()[:4], "big")
+    assert len(seeds) == 2 and plain not in seeds
