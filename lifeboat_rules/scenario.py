@@ -14,7 +14,8 @@ import attrs
 
 from . import validation
 from .engine import new_game
-from .errors import ContentError, IllegalAction
+from .errors import ContentError, IllegalAction, PluginError
+from .plugins import origin
 from .rulesets import load_ruleset_at
 from .stages import Window
 from .yamlio import check_json_like, line_of, read_yaml
@@ -92,7 +93,15 @@ def run(scenario: Scenario) -> Outcome:
         return Outcome(scenario, scenario.name, False, f"{exc} ({scenario.where})")
     except ContentError as exc:
         return Outcome(scenario, scenario.name, False, f"invalid: {exc}")
+    except PluginError as exc:     # a plugin raised while the position was set up
+        return Outcome(scenario, scenario.name, False,
+                       f"setting up the position: {exc}{_raised_at(exc)} ({scenario.where})")
     return Outcome(scenario, scenario.name, True)
+
+
+def _raised_at(exc: PluginError) -> str:
+    """`` (file, line N)`` where the plugin's own exception was raised, if known."""
+    return origin(exc.__cause__) if exc.__cause__ is not None else ""
 
 
 def game_for(scenario: Scenario):
@@ -144,6 +153,9 @@ def _run(scenario: Scenario) -> None:
         else:
             try:
                 game.apply(step)
+            except PluginError as exc:     # not a refusal by the rules: a plugin that failed
+                raise ScenarioFailure(f"step {number}: {_brief(step)} made a plugin fail: "
+                                      f"{exc}{_raised_at(exc)}") from None
             except IllegalAction as exc:
                 raise ScenarioFailure(f"step {number}: {_brief(step)} was refused: {exc}") from None
     if "expect" in data:
@@ -160,6 +172,9 @@ def _illegal(game, action, number: int) -> None:
     before = game.to_dict()
     try:
         game.apply(action)
+    except PluginError as exc:      # a crash is no ruling that the action is illegal
+        raise ScenarioFailure(f"step {number}: {_brief(action)} made a plugin fail, rather than "
+                              f"being refused by the rules: {exc}{_raised_at(exc)}") from None
     except IllegalAction:
         if game.to_dict() != before:
             raise ScenarioFailure(f"step {number}: the refused action changed the game") from None
@@ -327,5 +342,7 @@ def validate_scenario_file(path: str) -> list[str]:
             game_for(scenario)
         except ContentError as exc:
             problems.extend(f"{scenario.where}: {p}" for p in exc.problems)
+        except PluginError as exc:     # a plugin raised while the position was set up
+            problems.append(f"{scenario.where}: setting up the position: {exc}{_raised_at(exc)}")
     return problems
 

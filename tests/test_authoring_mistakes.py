@@ -304,3 +304,64 @@ def test_two_characters_on_one_seat_in_a_content_file(tmp_path):
     assert info.value.line == "line 3" and info.value.path == "characters.cook.seat"
     assert "two characters on one seat" in str(info.value)
     assert cli_main(["validate", content]) == 1
+
+
+def test_a_plugin_failing_in_a_scenario_fails_that_scenario_alone(plugin, tmp_path, capsys):
+    """An audit's plugin raised while a scenario's position was being set up: ``check`` and
+    ``validate`` stopped with a traceback, and the scenarios after it never ran. Now it fails
+    that scenario (with the plugin's file and line), like a plugin failing in a step, which is
+    told as a plugin failing, not as the rules refusing the move; and an ``illegal`` step a
+    plugin fails on is no ruling that the move is illegal."""
+    thirsty, thirsty_path = plugin("""\
+        from lifeboat_rules import hookimpl
+
+
+        @hookimpl
+        def lifeboat_thirst(game, character, card):
+            if game.state.round >= 3 and character == "the_kid":
+                return 1 // 0
+        """)
+    rowing, rowing_path = plugin("""\
+        from lifeboat_rules import hookimpl
+
+
+        @hookimpl
+        def lifeboat_resolve_action(game, action):
+            if action["type"] == "row":
+                raise RuntimeError("oar snapped")
+        """)
+    plain = """\
+        - name: plain
+          setup: {seats: [the_kid, frenchy, lady_lauren], phase: action}
+          expect: {pending: [the_kid]}
+        """
+    setup = write(tmp_path, "setup.yaml", textwrap.dedent(f"""\
+        - name: thirsty
+          ruleset: {{plugins: [{thirsty}]}}
+          setup: {{seats: [the_kid, frenchy, lady_lauren], round: 3, navigation: [nav-20], phase: navigation}}
+        """) + textwrap.dedent(plain))
+    steps = write(tmp_path, "steps.yaml", textwrap.dedent(f"""\
+        - name: rowing
+          ruleset: {{plugins: [{rowing}]}}
+          setup: {{seats: [the_kid, frenchy, lady_lauren], navigation: [nav-25, nav-19], phase: action}}
+          steps:
+            - {{by: the_kid, type: row}}
+        - name: rowing is illegal
+          ruleset: {{plugins: [{rowing}]}}
+          setup: {{seats: [the_kid, frenchy, lady_lauren], navigation: [nav-25, nav-19], phase: action}}
+          steps:
+            - illegal: {{by: the_kid, type: row}}
+        """) + textwrap.dedent(plain))
+    failed, passed = check_paths([setup])
+    assert not failed.passed and passed.passed
+    assert "setting up the position" in failed.message and "ZeroDivisionError" in failed.message
+    assert f"{thirsty_path}, line 7" in failed.message
+    rowed, ruled, after = check_paths([steps])
+    assert not rowed.passed and not ruled.passed and after.passed
+    for outcome in (rowed, ruled):
+        assert "made a plugin fail" in outcome.message and "was refused" not in outcome.message
+        assert "oar snapped" in outcome.message and f"{rowing_path}, line 7" in outcome.message
+    assert cli_main(["check", setup]) == 1
+    assert "1 passed, 1 failed" in capsys.readouterr().out
+    assert cli_main(["validate", setup]) == 1
+    assert "setting up the position" in capsys.readouterr().out
