@@ -205,8 +205,8 @@ class Registry:
         except pluggy.PluginValidationError as exc:
             if self.pm.is_registered(plugin):
                 self.pm.unregister(plugin)
-            self.problems.append((place, f"plugin {name!r}: {_one_line(exc)}{_hint(exc)}"
-                                         f"{self._facts(plugin, exc)}"))
+            found = self._invalid_each(plugin, name) or [self._verdict(plugin, name, exc)]
+            self.problems.extend((place, message) for message in found)
             self.culprit = self.culprit or name
             return False
         except ValueError as exc:
@@ -215,6 +215,30 @@ class Registry:
         self.names[plugin] = name
         self.places[name] = place or "(base game)"
         return not unmarked
+
+    def _verdict(self, plugin, name: str, exc: pluggy.PluginValidationError) -> str:
+        return f"plugin {name!r}: {_one_line(exc)}{_hint(exc)}{self._facts(plugin, exc)}"
+
+    def _invalid_each(self, plugin, name: str) -> list:
+        """pluggy's verdict on each hook implementation of a plugin it refused, one at a time
+        (it stops at the first): every wrong hook is told in one go, not one per run."""
+        found = []
+        for attribute in dir(plugin):
+            if self.pm.parse_hookimpl_opts(plugin, attribute) is None:
+                continue
+            alone = pytypes.ModuleType(_module_of(plugin))     # (pluggy names it in its verdict)
+            setattr(alone, attribute, getattr(plugin, attribute))
+            try:
+                self.pm.register(alone, name=name)
+                self.pm.check_pending()
+            except pluggy.PluginValidationError as exc:
+                found.append(self._verdict(plugin, name, exc))
+            except ValueError:
+                pass
+            finally:
+                if self.pm.is_registered(alone):
+                    self.pm.unregister(alone)
+        return found
 
     def _unmarked(self, plugin, name: str) -> list:
         """A function named ``lifeboat_*`` that is not marked ``@hookimpl`` is a hook its

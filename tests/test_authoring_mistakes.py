@@ -260,6 +260,36 @@ def test_a_hook_with_the_wrong_parameters_names_file_line_and_the_real_ones(plug
     assert "'who'" in text                            # pluggy's own verdict is kept
 
 
+def test_every_wrong_hook_of_a_plugin_is_told_at_once(plugin):
+    """pluggy stops at a plugin's first wrong hook; an audit had to fix them one run at a
+    time ("validate tells you everything that is wrong at once", docs/house-rules.md)."""
+    name, path = plugin("""\
+        from lifeboat_rules import hookimpl
+
+
+        @hookimpl
+        def lifeboat_strenght(game, character):
+            return 1
+
+
+        @hookimpl
+        def lifeboat_damage(game, character, amount, reason):
+            return amount
+
+
+        @hookimpl
+        def lifeboat_thirst(game, character, card):
+            return None
+        """)
+    with pytest.raises(lr.PluginError) as info:
+        lr.load_ruleset({"plugins": [name]})
+    text = everything(info.value)
+    assert "did you mean 'lifeboat_strength'" in text and f"{path}, line 5" in text
+    assert "'reason'" in text and f"{path}, line 10" in text
+    assert "lifeboat_thirst" not in text                 # the right one is not blamed
+    assert len(info.value.problems) == 2
+
+
 def test_a_right_plugin_with_other_names_is_fine(plugin):
     name, _ = plugin("""\
         from lifeboat_rules import hookimpl
