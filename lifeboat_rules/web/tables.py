@@ -52,6 +52,9 @@ UNKNOWN = object()     # what the table cannot tell without a copy of the game
 # tells nobody what it held (docs/web.md, "Pass for me").
 AUTOPASS_DELAY = (2.0, 9.0)
 
+# (ruleset, seat, lang) -> {an action's key: its button's words}, shared by the tables
+_LABELS: dict = {}
+
 _BOT_SECRET = secrets.token_bytes(16)    # the bots' seeds: drawn once a process, told to no one
 
 
@@ -107,7 +110,6 @@ class Table:
         self._names: dict = {}
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
         self._choices: dict = {}           # (seat, lang) -> (its legal moves, fight, buttons, decision)
-        self._labels: dict = {}            # (seat, lang) -> {an action's key: its button's words}
         self._weapons: dict | None = None
         self._rounds: list = []            # [(log index, round)] where each round begins
         self._rounds_upto = 0
@@ -139,9 +141,10 @@ class Table:
         if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage \
                 and cached[3] == deciding:
             return cached[2]
-        # buttons' words are kept for this game only: another game's offer "o1" is another
-        # offer, made by someone else (words read the game, not only the action)
-        known = self._labels.setdefault((seat, lang), {})
+        # buttons' words are kept for every game of the ruleset (one object, loaded once): an
+        # action's words read the ruleset's content, the cards' kinds and places, the offers'
+        # makers and takers (all in the key) and the decision (a pass's, in the key too)
+        known = _LABELS.setdefault((game.ruleset, seat, lang), {})
         if len(known) > 4096:
             known.clear()
         names = self.names(lang)
