@@ -247,6 +247,7 @@ def test_buttons_kept_from_earlier_positions_and_games_read_as_fresh_ones():
     nothing for those overboard"). Each position's buttons, with the words kept, against a
     table with none kept."""
     from lifeboat_rules.rulesets import builtin_rulesets
+    from lifeboat_rules.web import tables as web_tables
     from lifeboat_rules.web.tables import Table
 
     compared = answers = 0
@@ -264,7 +265,11 @@ def test_buttons_kept_from_earlier_positions_and_games_read_as_fresh_ones():
                         continue
                     for lang in ("en", "zh"):
                         kept = table.choices(seat, lang)
-                        fresh = Table("fresh", game, "en", seats).choices(seat, lang)
+                        kept_words, web_tables._LABELS = web_tables._LABELS, {}    # none kept
+                        try:
+                            fresh = Table("fresh", game, "en", seats).choices(seat, lang)
+                        finally:
+                            web_tables._LABELS = kept_words
                         assert kept == fresh, (ruleset, seat, lang, len(game.log))
                         answers += sum(b["action"]["type"] in ("accept_offer", "decline_offer") for b in kept)
                     compared += 1
