@@ -471,10 +471,8 @@ class Hall:
             raise Refusal("bad_request", f"timer must be a number of seconds from 0 to {MAX_TIMER}")
         if self.store.count_open_games() >= self.max_games:
             raise Refusal("limit", f"{self.max_games} games are already being played on this server")
-        if (all(c.startswith("bot:") for c in controllers)
-                and self.store.count_open_games(bots_only=True) >= self.max_bot_games):
-            raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
-                          "played on this server")
+        if all(c.startswith("bot:") for c in controllers):
+            self._check_bots_only_limit()
 
         game = lr.new_game(ruleset, players=players, seed=seed)
         game_id = secrets.token_hex(8)
@@ -495,6 +493,13 @@ class Hall:
             self._remember(table)
         self._track(table)
         return {"game": game_id, "host": host}
+
+    def _check_bots_only_limit(self) -> None:
+        """``limit`` if a game more of bots only (created so, or made so by its host) would
+        pass ``max_bot_games``."""
+        if self.store.count_open_games(bots_only=True) >= self.max_bot_games:
+            raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
+                          "played on this server")
 
     @staticmethod
     def _controller_ok(value) -> bool:
@@ -694,11 +699,8 @@ class Hall:
             if bot not in bots.bot_names():
                 raise Refusal("bad_request", f"bots: {', '.join(bots.bot_names())}")
             if (not table.game.over and table.seats[seat]["controller"] != "bot"
-                    and all(e["controller"] == "bot" for s, e in table.seats.items() if s != seat)
-                    and self.store.count_open_games(bots_only=True) >= self.max_bot_games):
-                # the last person's seat to a bot: a game of bots only, limited as if created so
-                raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
-                              "played on this server")
+                    and all(e["controller"] == "bot" for s, e in table.seats.items() if s != seat)):
+                self._check_bots_only_limit()     # the last person's seat: a game of bots only
             self.store.set_seat(table.game_id, seat, "bot", bot, None)
             table.seats[seat].update(controller="bot", bot=bot)
         elif op == "link":
