@@ -81,7 +81,8 @@ def serve(port: int, way: str, loop: str) -> None:
 
 
 async def measure(way: str, loop: str, messages: int) -> float:
-    """Server CPU seconds per message and its four answers."""
+    """Server CPU seconds per message and its four answers (at least ``messages`` of them, and
+    enough for the CPU time to show)."""
     import websockets
 
     port = free_port()
@@ -99,15 +100,19 @@ async def measure(way: str, loop: str, messages: int) -> float:
                 for _ in range(4):
                     await ws.recv()
             before = cpu_seconds(server.pid)
-            for _ in range(messages):
+            sent = 0
+            # at least ``messages``, and on until the server has spent 5 of the clock's ticks
+            # (10 ms each): a short run could read no CPU at all
+            while sent < messages or cpu_seconds(server.pid) - before < 0.05:
                 await ws.send('{"type":"move"}')
                 for _ in range(4):
                     await ws.recv()
+                sent += 1
             spent = cpu_seconds(server.pid) - before
     finally:
         server.terminate()
         server.wait(timeout=20)
-    return spent / messages
+    return spent / sent
 
 
 def main() -> None:
