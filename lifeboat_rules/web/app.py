@@ -220,7 +220,7 @@ class Server:
         # answers pages of its loopback names and of ``origins`` only, so that a site whose name
         # an attacker points at 127.0.0.1 (DNS rebinding) is not "the table's own page"
         self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts) | {
-            urlsplit(o).hostname or "" for o in self.origins}
+            name for o in self.origins if (name := urlsplit(o).hostname)}
         self.rooms: dict = {}              # game id -> Room
         self.sockets = 0                   # open WebSockets, with or without a link
         self.per_client: collections.Counter = collections.Counter()
@@ -859,7 +859,8 @@ def loopback_names(host: str):
         loopback = host.lower() == "localhost"
     if not loopback:
         return None
-    return {"localhost", "127.0.0.1", "::1", "[::1]", host.lower(), f"[{host.strip('[]').lower()}]"}
+    # as a page's Origin names them once parsed (``urlsplit(...).hostname``: no brackets)
+    return {"localhost", "127.0.0.1", "::1", host.strip("[]").lower()}
 
 
 async def _send(conn: Connection, text: str) -> None:
