@@ -23,7 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from lifeboat_rules.web import labels  # noqa: E402
 from lifeboat_rules.web.app import Server  # noqa: E402
 from lifeboat_rules.web.store import Store  # noqa: E402
-from lifeboat_rules.web.tables import (ANY_TIME, MAX_CHAT, TIMEOUT_BOT, Hall, Refusal, Table,  # noqa: E402
+from lifeboat_rules.web.tables import (ANY_TIME, MAX_CHAT, MAX_CHAT_PER_GAME, TIMEOUT_BOT, Hall, Refusal, Table,  # noqa: E402
                                        clean_text, nothing_to_play)
 
 WEAPON = {"oar": 1, "blackjack": 2, "knife": 3, "gaffing_hook": 4, "flare_gun": 8}   # the cards' bonuses
@@ -319,6 +319,32 @@ def test_table_talk_is_rate_limited_per_speaker(tmp_path):
     tokens = {s: t for t, role, s in hall.store.live_tokens(created["game"]) if role == "seat"}
     with pytest.raises(Refusal):
         hall.say(hall.enter(tokens[seat]), seat, "no deal")
+
+
+def test_a_games_table_talk_is_kept_up_to_its_limit_also_after_a_restart(tmp_path):
+    # docs/web.md's security model: at most MAX_CHAT_PER_GAME messages are kept with a game;
+    # the next is refused (the file would otherwise grow without limit), after a restart too
+    now = [0.0]
+    path = str(tmp_path / "t.sqlite3")
+    hall = Hall(Store(path), clock=lambda: now[0])
+    created = hall.create("classic", 4, "en", ["link"] * 4, 1)
+    host = hall.enter(created["host"])
+    for number in range(MAX_CHAT_PER_GAME):
+        now[0] += 2.0                     # within the speaker's rate
+        hall.say(host, None, f"m{number}")
+    now[0] += 2.0
+    with pytest.raises(Refusal) as refused:
+        hall.say(host, None, "one more")
+    assert refused.value.code == "limit"
+    hall.store.close()
+    again = Hall(Store(path), clock=lambda: now[0])
+    chat = again.table(created["game"]).chat
+    assert len(chat) == MAX_CHAT_PER_GAME and chat[-1]["text"] == f"m{MAX_CHAT_PER_GAME - 1}"
+    now[0] += 2.0
+    with pytest.raises(Refusal) as refused:
+        again.say(again.enter(created["host"]), None, "and another")
+    assert refused.value.code == "limit"
+    again.store.close()
 
 
 def test_table_talk_is_one_line_without_reordering_marks():
