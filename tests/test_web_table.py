@@ -400,6 +400,64 @@ def test_the_turn_timer_hands_a_late_seat_to_a_bot_and_its_player_takes_it_back(
         hall.take_back(hall.enter(token))                          # only once the time ran out
 
 
+def play_bots(hall, game_id):
+    """The bots' moves, as the server has them play (shown at once: the clock is past their
+    pace), until a person must decide or the game ends."""
+    while True:
+        moved, more, show_at = hall.bot_step(game_id)
+        if show_at is not None:
+            hall.track(game_id)
+        if not more or not moved:
+            return
+
+
+def test_a_game_whose_people_all_ran_out_of_time_is_one_of_bots_only_until_one_comes_back(tmp_path):
+    """An audit found a game whose every seat a bot played after its turn timer ran out not
+    counted as one of bots only (docs/web.md: the limit on them). It is counted while no
+    person plays a seat; and since people moved in it, it is kept once it ends, not swept as
+    a game nobody played."""
+    now = [100.0]
+    hall = link_hall(tmp_path, now, max_bot_games=1)
+    created = hall.create("classic", 4, "en", ["link"] * 4, 3, timer=30)
+    game_id = created["game"]
+    table = hall.table(game_id)
+    tokens = {s: t for t, role, s in hall.store.live_tokens(game_id) if role == "seat"}
+    first = table.game.pending[0].by
+    action = next(a for a in table.game.legal_actions(first) if a["type"] not in ANY_TIME)
+    hall.move(hall.enter(tokens[first]), first, action, table.offer(first))     # a person moved
+
+    def bots_only() -> int:
+        con = sqlite3.connect(hall.store.path)
+        try:
+            return con.execute("SELECT bots_only FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        finally:
+            con.close()
+
+    while True:
+        now[0] += 31.0
+        hall.run_due(game_id)                  # the seats waited for too long go to bots
+        if all(e["controller"] == "bot" for e in table.seats.values()):
+            break
+        assert bots_only() == 0
+        play_bots(hall, game_id)
+        assert not table.game.over
+    assert bots_only() == 1 and hall.store.count_open_games(bots_only=True) == 1
+    with pytest.raises(Refusal) as refused:                   # the limit counts it
+        hall.create("classic", 4, "en", ["bot:random"] * 4, 4)
+    assert refused.value.code == "limit"
+    hall.take_back(hall.enter(tokens[first]))                 # a person again
+    assert bots_only() == 0 and hall.store.count_open_games(bots_only=True) == 0
+    while not table.game.over:                                # and the bots play the end
+        now[0] += 31.0
+        hall.run_due(game_id)
+        play_bots(hall, game_id)
+    assert bots_only() == 1
+    assert game_id not in hall.store.sweep(unplayed_before=now[0], bots_done_before=now[0] + 10 ** 6,
+                                           keep_bots_done=0)
+    assert hall.enter(tokens[first]).game_id == game_id
+    hall.store.close()
+
+
 def test_without_a_timer_nothing_is_timed(tmp_path):
     now = [0.0]
     hall = link_hall(tmp_path, now)

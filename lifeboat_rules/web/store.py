@@ -315,16 +315,18 @@ class Store:
 
     def sweep(self, unplayed_before: float, bots_done_before: float, keep_bots_done: int) -> list:
         """Drops games no person ever moved in, created before ``unplayed_before``, and
-        finished bots-only games last changed before ``bots_done_before`` or past the newest
-        ``keep_bots_done`` of them. Returns the ids dropped."""
+        finished bots-only games no person moved in, last changed before ``bots_done_before``
+        or past the newest ``keep_bots_done`` of them (a game people played in is kept, even
+        if bots played its end). Returns the ids dropped."""
         with self._lock, self._transaction():
             gone = [r[0] for r in self._db.execute(
                 "SELECT id FROM games WHERE over = 0 AND played = 0 AND bots_only = 0 AND created < ?",
                 (unplayed_before,))]
             done = [r[0] for r in self._db.execute(
-                "SELECT id, updated FROM games WHERE over = 1 AND bots_only = 1 ORDER BY updated DESC")]
+                "SELECT id, updated FROM games WHERE over = 1 AND bots_only = 1 AND played = 0 ORDER BY updated DESC")]
             old = {r[0] for r in self._db.execute(
-                "SELECT id FROM games WHERE over = 1 AND bots_only = 1 AND updated < ?", (bots_done_before,))}
+                "SELECT id FROM games WHERE over = 1 AND bots_only = 1 AND played = 0 AND updated < ?",
+                (bots_done_before,))}
             gone += [g for i, g in enumerate(done) if i >= keep_bots_done or g in old]
             for table in ("snapshots", "moves", "seats", "tokens", "chat", "options"):
                 self._db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(g,) for g in gone])
@@ -358,10 +360,7 @@ class Store:
                              (game_id, seat))
             self._db.execute("UPDATE seats SET controller = ?, bot = ? WHERE game_id = ? AND seat = ?",
                              (controller, bot, game_id, seat))
-            # a game the host has handed every seat of to the bots is one of bots only (the
-            # limit on them, their sweep), and stops being one when a seat has a person again
-            self._db.execute("UPDATE games SET bots_only = (SELECT count(*) = 0 FROM seats WHERE game_id = ? "
-                             "AND controller != 'bot') WHERE id = ?", (game_id, game_id))
+            self._recount_bots_only(game_id)
             self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
                              (game_id, seat))
             if new_token is not None:
@@ -410,6 +409,7 @@ class Store:
                              (bot, game_id, seat))
             self._db.execute("INSERT OR REPLACE INTO options VALUES (?, ?, 'timed_out', ?)",
                              (game_id, seat, TIMED_OUT[was]))
+            self._recount_bots_only(game_id)
 
     def take_back(self, game_id: str, seat: str, controller: str) -> None:
         """The player of a timed-out seat plays it again (``controller``: as before)."""
@@ -418,8 +418,16 @@ class Store:
                              (controller, game_id, seat))
             self._db.execute("DELETE FROM options WHERE game_id = ? AND seat = ? AND key = 'timed_out'",
                              (game_id, seat))
+            self._recount_bots_only(game_id)
 
     # ------------------------------------------------------------------ helpers
+
+    def _recount_bots_only(self, game_id: str) -> None:
+        # (in a transaction) a game whose every seat a bot plays now is one of bots only (the
+        # limit on them, their sweep), whether the host handed the seats over or their people's
+        # turn timers ran out; it stops being one when a seat has a person again
+        self._db.execute("UPDATE games SET bots_only = (SELECT count(*) = 0 FROM seats WHERE game_id = ? "
+                         "AND controller != 'bot') WHERE id = ?", (game_id, game_id))
 
     def _transaction(self) -> "_Transaction":
         return _Transaction(self._db)
