@@ -21,7 +21,7 @@ from .errors import ContentError
 from .plugins import (BASE_PLUGINS, Registry, Rules, check_action_types, check_effects,
                       check_markers, check_options, check_stages, defined_somewhere,
                       import_plugin, origin, unique)
-from .records import Phase
+from .records import Phase, short
 from .yamlio import check_json_like, line_of, parse_yaml, path_tokens, read_yaml
 
 
@@ -249,6 +249,10 @@ def build(flat: dict, where: str, chain=()) -> Ruleset:
             if other not in present:
                 registry.problems.append((place, f"{name!r} needs {other!r} in the same ruleset "
                                                  f"({name} declares LIFEBOAT_REQUIRES)"))
+        events = getattr(plugin, "LIFEBOAT_EVENTS", ())
+        if not isinstance(events, (list, tuple)) or not all(isinstance(e, str) and e for e in events):
+            registry.problems.append((place, f"{name!r}: LIFEBOAT_EVENTS is a list of the event "
+                                             f"types it emits, not {short(events)}"))
     failed_plugins = len(registry.problems)
 
     # content: the base files, each plugin in registration order, then the overrides

@@ -107,3 +107,17 @@ def test_to_dict_and_events_copy_the_whole_log():
             assert len(copy) == len(game.log)
             for mine, theirs in zip(copy, game.log):
                 shares_nothing(mine, theirs)
+
+
+def test_the_api_docs_list_exactly_the_built_in_event_types():
+    """docs/api.md's table of events is the vocabulary ``simulate --count`` checks names
+    against (docs/balance.md): the same types as ``effects.CONTAINERS``."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    table = text.split("\n## Events\n", 1)[1].split("\nNew fields", 1)[0]
+    documented = set()
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            documented |= set(re.findall(r"`(\w+)`", line.split("|")[1]))
+    assert documented == set(CONTAINERS)

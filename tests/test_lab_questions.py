@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import sys
+import textwrap
 from fractions import Fraction
 
 import pytest
+import yaml
 
 pytest.importorskip("statsmodels", reason="the balance lab's statistics need the lab extra "
                                           "(pip install -e '.[lab]'); CI installs it")
@@ -138,6 +141,104 @@ def test_a_count_of_an_unknown_kind_is_refused():
         Plan.make("classic", count=["use:flare_gn"])
     with pytest.raises(ValueError, match="not an event type or TYPE:KIND"):
         Plan.make("classic", count=["use:"])
+
+
+# The event types docs/api.md and the API spec name (its "Events" section, "at least").
+SPEC_EVENTS = ("damage", "status", "fight", "seagulls", "navigation", "phase", "game_over")
+
+BELL = """\
+    from lifeboat_rules import effects, hookimpl
+
+    LIFEBOAT_EVENTS = {declared}
+
+
+    @hookimpl
+    def lifeboat_phase_start(game, phase):
+        if phase == "navigation":
+            effects.emit(game, {{"type": "bell", "round": game.state.round}})
+    """
+
+
+def bell(tmp_path, monkeypatch, declared: str = '("bell",)', name: str = "lb_lab_bell") -> dict:
+    """calm sea with a plugin of its own that rings a ``bell`` event as each navigation phase
+    starts (``declared``: its LIFEBOAT_EVENTS line, or None to leave it out)."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    source = textwrap.dedent(BELL.format(declared=declared))
+    if declared is None:
+        source = source.replace("LIFEBOAT_EVENTS = None\n", "")
+    (tmp_path / f"{name}.py").write_text(source)
+    sys.modules.pop(name, None)
+    return {**lab_rigs.calm_sea(f"calm-{name}"), "plugins": [name]}
+
+
+def test_a_count_of_an_unknown_event_type_is_refused_before_any_game(monkeypatch, capsys):
+    """A misspelt type would count nothing for the whole run: it is refused at once, with the
+    nearest types and the list of the known ones (the spec's events among them)."""
+    with pytest.raises(ValueError) as refused:
+        Plan.make("classic", count=["figth"])
+    said = str(refused.value)
+    assert "no event type 'figth' in classic" in said and "did you mean 'fight'" in said
+    known = said.split("event types: ")[1].split(", ")
+    assert set(SPEC_EVENTS) <= set(known)
+    assert "figth" not in known
+    with pytest.raises(ValueError, match="no event type 'no_such_event'"):
+        Plan.make("classic", count=["rob", "no_such_event"])
+    with pytest.raises(ValueError, match="no event type 'fihgt'.*did you mean 'fight'"):
+        Plan.make("classic", count=["fihgt:water"])       # the TYPE of TYPE:KIND too
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr("lifeboat_rules.lab.execute.games", no_games)
+    assert main(["simulate", "--games", "100000", "--count", "figth"]) == 2
+    out, err = capsys.readouterr()
+    assert "did you mean 'fight'" in err and "never happened" not in out + err
+
+
+def test_every_spec_event_and_a_shipped_expansions_event_can_be_counted():
+    for name in (*SPEC_EVENTS, "rob", "use:flare_gun", "shark", "eaten", "drink"):
+        assert Plan.make("classic", count=[name]).count == (name,)
+
+
+def test_a_type_a_plugin_declares_is_counted_and_a_misspelling_of_it_refused(tmp_path, monkeypatch):
+    """calm sea ends at the first navigation (lab_rigs.calm_sea): one navigation phase, so
+    one bell, a game."""
+    ruleset = bell(tmp_path, monkeypatch)
+    summary = run(Plan.make(ruleset, games=5, count=["bell"]))
+    assert summary["counts"]["bell"] == {"total": 5, "mean": 1.0, "share": 1.0}
+    with pytest.raises(ValueError, match="no event type 'bel' in calm-lb_lab_bell.*did you mean 'bell'"):
+        Plan.make(ruleset, count=["bel"])
+    # a type of the compared ruleset's plugin may be counted too
+    assert Plan.make("classic", compare=ruleset, count=["bell"]).doubts == ()
+    with pytest.raises(ValueError, match="no event type 'bell' in classic;"):
+        Plan.make("classic", count=["bell"])
+
+
+def test_a_plugin_that_declares_no_event_types_turns_the_refusal_into_a_warning(
+        tmp_path, monkeypatch, capsys):
+    """Its events cannot be known before it plays: an unknown type is counted with a warning
+    printed before the games, not refused."""
+    ruleset = bell(tmp_path, monkeypatch, declared=None, name="lb_lab_silent_bell")
+    plan = Plan.make(ruleset, games=3, count=["bell"])
+    assert len(plan.doubts) == 1 and "no event type 'bell'" in plan.doubts[0]
+    assert "lb_lab_silent_bell declares no LIFEBOAT_EVENTS" in plan.doubts[0]
+    assert run(plan)["counts"]["bell"]["total"] == 3
+    # words for its event (a house rule's own, docs/house-rules.md) make the type known
+    worded = {**ruleset, "words": {"en": {"events": {"bell": "The bell rings."}}}}
+    assert Plan.make(worded, count=["bell"]).doubts == ()
+    assert Plan.make(ruleset, count=["fight"]).doubts == ()      # built-in: nothing to doubt
+    rig = tmp_path / "silent.yaml"
+    rig.write_text(yaml.safe_dump(worded))
+    assert main(["simulate", "--games", "2", "--ruleset", str(rig), "--count", "bel"]) == 0
+    out, err = capsys.readouterr()
+    assert "warning: --count: no event type 'bel'" in err and "did you mean 'bell'" in err
+    assert "never happened in these games: bel" in out
+
+
+def test_event_types_a_plugin_declares_must_be_a_list_of_names(tmp_path, monkeypatch):
+    from lifeboat_rules import ContentError, load_ruleset
+    ruleset = bell(tmp_path, monkeypatch, declared='"bell"', name="lb_lab_string_bell")
+    with pytest.raises(ContentError, match="LIFEBOAT_EVENTS is a list of the event types"):
+        load_ruleset(ruleset)
 
 
 # --- --restrict -------------------------------------------------------------------------------

@@ -130,6 +130,8 @@ def simulate(args) -> int:
                      rotate=args.rotate, compare=args.compare, count=_names(args.count),
                      restrict=_names(args.restrict), vary=args.vary, robust=args.robust,
                      robust_games=args.robust_games)
+    for doubt in plan.doubts:      # before the games, not after a long run
+        print(f"warning: {doubt}", file=sys.stderr)
     screen = sys.stderr if args.json else sys.stdout
     progress = wanted() and not args.verbose and _have("rich")
 

@@ -11,6 +11,7 @@ import yaml
 
 from .. import load_ruleset, new_game
 from ..bots import BOTS
+from ..effects import CONTAINERS
 from ..words import character_name
 
 DEFAULT_BOTS = ("heuristic",)       # random play says little about people's games
@@ -23,6 +24,9 @@ ROBUST_SEARCH_GAMES = 200           # the search study of --robust: at least thi
 HOLDERS_SAFE = frozenset({"random", "heuristic"})
 # events that exist only for the passes holders leaves out
 PASS_EVENTS = frozenset({"pass", "action"})
+# Every event type the shipped rules and expansions emit: tests/test_events.py keeps
+# effects.CONTAINERS complete, so --count checks against it rather than a copy of its own.
+BUILT_IN_EVENTS = frozenset(CONTAINERS)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class Plan:
     characters: tuple = ()   # (id, display name) of every character in ``order``
     holders: bool = False    # played with window_pending: holders for speed (``fast``)
     sources: tuple = ()      # the rulesets as named on the command line (for a replay command)
+    doubts: tuple = ()       # warnings: counted types no plugin is known to emit (event_types)
 
     @classmethod
     def make(cls, ruleset="classic", games: int = 1, players: int | None = None, seed: int = 1,
@@ -90,9 +95,24 @@ class Plan:
             if name not in types:
                 raise ValueError(f"--restrict: no action type {name!r} in {loaded[0].name}"
                                  + _nearest(name, types) + f"; action types: {', '.join(sorted(types))}")
+        known, unsure = event_types(loaded)
+        doubts = []
         for name in count:
             if not name or name.count(":") > 1 or not all(name.split(":")):
                 raise ValueError(f"--count: {name!r} is not an event type or TYPE:KIND")
+            kind = name.split(":")[0]
+            if kind not in known:
+                # refused before any game is played: a misspelt type would count nothing
+                # for the whole run
+                message = (f"--count: no event type {kind!r} in "
+                           + " or ".join(dict.fromkeys(r.name for r in loaded))
+                           + _nearest(kind, known, 3) + f"; event types: {', '.join(sorted(known))}")
+                if not unsure:
+                    raise ValueError(message)
+                plugins = (f"the plugin {unsure[0]} declares" if len(unsure) == 1 else
+                           f"the plugins {', '.join(unsure)} declare")
+                doubts.append(message + f" (counted anyway: {plugins} no LIFEBOAT_EVENTS, so "
+                                        "the games may hold event types not listed here)")
             if ":" in name:
                 kind = name.split(":")[1]
                 provisions = loaded[0].content.provisions
@@ -116,7 +136,7 @@ class Plan:
                    vary=varied, compared=compare is not None, robust=robust,
                    robust_games=robust_games,
                    characters=tuple((c, names[c]) for c in order),
-                   holders=fast and fast_for(specs, bots, count),
+                   holders=fast and fast_for(specs, bots, count), doubts=tuple(doubts),
                    sources=tuple(r if isinstance(r, str) else None
                                  for r in (ruleset, compare)[:1 + (compare is not None)]))
 
@@ -169,9 +189,32 @@ def with_holders(spec: dict) -> dict:
     return {**spec, "options": {**spec.get("options", {}), "window_pending": "holders"}}
 
 
-def _nearest(word: str, known) -> str:
-    close = difflib.get_close_matches(word, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def event_types(rulesets) -> tuple:
+    """``(types, unsure)``: the event types the games of ``rulesets`` may hold, and the plugins
+    of theirs that may emit others. The types are the shipped rules' (``BUILT_IN_EVENTS``),
+    those a plugin declares in its module constant ``LIFEBOAT_EVENTS`` (the complete list of
+    the types it emits) and those the content gives words for (``words: {LANG: {events:
+    {TYPE: ...}}}``, a house rule's own events). A plugin from outside the package that
+    declares no ``LIFEBOAT_EVENTS`` may emit any type: it is ``unsure`` (docs/balance.md)."""
+    types = set(BUILT_IN_EVENTS)
+    unsure: dict = {}
+    for ruleset in rulesets:
+        rules = ruleset.rules
+        for plugin, name in rules.names.items():
+            declared = getattr(plugin, "LIFEBOAT_EVENTS", None)
+            if declared is not None:
+                types.update(declared)
+            elif name not in rules.trusted:
+                unsure[name.partition(":")[2] or name] = True
+        for table in (ruleset.content.raw.get("words") or {}).values():
+            if isinstance(table, dict) and isinstance(table.get("events"), dict):
+                types.update(k for k in table["events"] if isinstance(k, str))
+    return frozenset(types), tuple(unsure)
+
+
+def _nearest(word: str, known, n: int = 1) -> str:
+    close = difflib.get_close_matches(word, sorted(known), n=n)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
 
 
 def parse_vary(text: str) -> tuple:

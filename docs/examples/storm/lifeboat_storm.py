@@ -3,6 +3,8 @@ fall overboard (docs/house-rules.md, "Words for your house rule")."""
 
 from lifeboat_rules import effects, hookimpl
 
+LIFEBOAT_EVENTS = ("storm",)   # the event types it emits (simulate --count checks names)
+
 
 @hookimpl
 def lifeboat_overboard(game, card):
