@@ -27,7 +27,7 @@ from lifeboat_rules.bots import RandomBot  # noqa: E402
 from lifeboat_rules.cli import main  # noqa: E402
 from lifeboat_rules.lab import Plan, run  # noqa: E402
 from lifeboat_rules.lab.restrict import Restricted  # noqa: E402
-from lifeboat_rules.lab.summary import verdict  # noqa: E402
+from lifeboat_rules.lab.summary import robust_text, robustness, verdict  # noqa: E402
 
 
 def collect(plan, **kwargs):
@@ -379,7 +379,7 @@ def test_robustness_plays_every_kind_of_seat_and_compares_verdicts():
 def test_a_character_whose_verdict_depends_on_the_bots_is_named(tmp_path, capsys):
     from lifeboat_rules.lab.summary import robust_text, robustness
     plan = Plan.make("classic", games=10)
-    entry = lambda lo, hi: {"rate": (lo + hi) / 2, "ci95": [lo, hi]}       # noqa: E731
+    entry = lambda lo, hi: {"games": 10, "rate": (lo + hi) / 2, "ci95": [lo, hi]}   # noqa: E731
     studies = {kind: {"games": 10, "ends": {}, "rounds": {"mean": 9},
                       "wins": {c: entry(0.1, 0.2) for c in plan.order}}
                for kind in ("random", "heuristic", "search")}
@@ -391,6 +391,61 @@ def test_a_character_whose_verdict_depends_on_the_bots_is_named(tmp_path, capsys
     said = " ".join(robust_text({"robust": r, "names": dict(plan.characters)}).split())
     assert "These conclusions depend on how well the bots play: The Captain is within with " \
            "random, below with heuristic, within with search." in said
+
+
+def textbook_fewest(players: int) -> int:
+    """The Wilson score interval of 0 successes in n trials is [0, z^2 / (n + z^2)]: below an
+    even share 1/players once n > z^2 (players - 1); with all n won it is [n / (n + z^2), 1],
+    above the even share once n > z^2 / (players - 1), which comes sooner."""
+    from scipy.stats import norm
+    return math.floor(norm.ppf(0.975) ** 2 * (players - 1)) + 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
+def test_a_verdict_needs_the_games_in_which_a_character_that_never_wins_is_below(players):
+    from lifeboat_rules.lab.stats import fewest_games
+    assert fewest_games(1 / players) == textbook_fewest(players)
+
+
+def test_a_robust_study_of_a_handful_of_games_says_its_verdicts_mean_nothing(tmp_path, capsys):
+    """4 games, 2 of them with search seats: far fewer than a verdict needs, in every study."""
+    needs = textbook_fewest(6)                  # 20 with 6 players
+    summary = run(Plan.make(lab_rigs.calm_sea(), games=4, robust=True, robust_games=2))
+    r = summary["robust"]
+    assert r["needs"] == needs
+    assert r["small"] == {"random": 4, "heuristic": 4, "search": 2}
+    said = " ".join(robust_text(summary).split())
+    assert "WARNING: too few games for these verdicts to mean anything" in said
+    assert "random 4, heuristic 4, search 2" in said and f"at least {needs} games" in said
+    assert "which says nothing with so few games" in said
+
+    out = tmp_path / "out"
+    rig = lab_rigs.write(tmp_path, lab_rigs.calm_sea())
+    assert main(["simulate", "--games", "4", "--ruleset", rig, "--robust", "--robust-games", "2",
+                 "--report", str(out)]) == 0
+    screen = " ".join(capsys.readouterr().out.split())
+    assert "WARNING: too few games for these verdicts to mean anything" in screen
+    written = json.loads((out / "summary.json").read_text())["robust"]
+    assert written["small"] == {"random": 4, "heuristic": 4, "search": 2}
+    assert "too few games" in written["warning"]
+    assert "too few games for these verdicts" in (out / "index.html").read_text()
+
+
+def test_a_robust_study_is_small_by_the_games_of_its_least_dealt_character():
+    """With 4 of 6 characters dealt, a character has fewer games than the study: the fewest
+    count, and a study with at least as many as a verdict needs for everyone has no warning."""
+    plan = Plan.make("classic", games=40, players=4)
+    needs = textbook_fewest(4)                  # 12 with 4 players
+    entry = lambda games: {"games": games, "rate": 0.25, "ci95": [0.1, 0.4]}   # noqa: E731
+    studies = {kind: {"games": 40, "ends": {}, "rounds": {"mean": 9},
+                      "wins": {c: entry(needs) for c in plan.order}}
+               for kind in ("random", "heuristic", "search")}
+    r = robustness(plan, studies)
+    assert r["small"] == {} and "warning" not in r
+    assert "WARNING" not in robust_text({"robust": r, "names": dict(plan.characters)})
+    studies["search"]["wins"]["the_kid"] = entry(needs - 1)
+    r = robustness(plan, studies)
+    assert r["small"] == {"search": needs - 1} and "search 11" in r["warning"]
 
 
 # --- the report -------------------------------------------------------------------------------

@@ -78,8 +78,9 @@ def page_html(summary: dict, plots: dict) -> str:
     tables = text(summary)
     if summary.get("compare"):
         tables = compare_text(summary) + "\n\n" + tables + "\n\n" + text(summary["compare"]["summary"])
-    warning = (f'<p class="warning"><b>Warning:</b> {html.escape(summary["warning"])}.</p>'
-               if summary.get("warning") else "")
+    warning = "\n".join(f'<p class="warning"><b>Warning:</b> {html.escape(said)}.</p>'
+                        for said in (summary.get("warning"),
+                                     (summary.get("robust") or {}).get("warning")) if said)
     figures = "\n".join(
         f'<figure><img alt="{html.escape(name)}" '
         f'src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'

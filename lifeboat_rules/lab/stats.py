@@ -11,6 +11,10 @@
   mean, and the paired t-test (scipy ``ttest_rel``) with its 95% interval. Significant means
   p < 0.05 (the interval leaves out 0); ``p_holm`` adjusts the p-values of all characters for
   multiple testing (Holm, statsmodels ``multipletests``).
+- A verdict (``--robust``) against an even share needs ``fewest_games``: the first number of
+  games whose interval of no wins at all ends below the even share (and of all wins begins
+  above it). With 6 players that is 20; the Wilson interval of 0 wins in n games ends at
+  z^2 / (n + z^2), so it is the first n above z^2 (players - 1), z = 1.96.
 """
 
 from __future__ import annotations
@@ -29,6 +33,17 @@ def wilson(wins: float, games: int) -> list:
         return [0.0, 1.0]
     lo, hi = proportion_confint(wins, games, alpha=1 - LEVEL, method="wilson")
     return [float(max(0.0, lo)), float(min(1.0, hi))]
+
+
+def fewest_games(even: float) -> int:
+    """The fewest games after which a rate's 95% interval (``wilson``) can leave out ``even``
+    on either side: a character that never wins is then below it, one that always wins
+    above it. In fewer, a character that never won is still "within": no verdict can tell a
+    weak character from an even one (docs/balance.md, section 7)."""
+    games = 1
+    while not (wilson(0, games)[1] < even < wilson(games, games)[0]):
+        games += 1
+    return games
 
 
 def paired(first, second) -> dict:

@@ -31,6 +31,9 @@ METHODS = {
                       "as under the default (tests/test_lab_holders.py)",
     "verdict": "above or below an even share (1/players) when the 95% interval of the win "
                "rate leaves it out, else within",
+    "needs": "the fewest games in which a character that never wins is below an even share "
+             "(its Wilson interval of 0 wins ends below 1/players): a robust study with "
+             "fewer for some character (robust.small) has verdicts that mean nothing",
 }
 
 MAX_FAILURES_LISTED = 20     # failed games described in full (all are counted)
@@ -130,8 +133,11 @@ def verdict(entry: dict, even: float) -> str:
 
 
 def robustness(plan, studies: dict) -> dict:
-    """Each character's verdict under each kind of seat, and which differ."""
+    """Each character's verdict under each kind of seat, which differ, and which studies are
+    too small for their verdicts to mean anything (``stats.fewest_games``)."""
+    from . import stats
     even = 1 / plan.players
+    needs = stats.fewest_games(even)
     verdicts, depends = {}, []
     for c in plan.order:
         if not all(c in s["wins"] for s in studies.values()):
@@ -141,12 +147,31 @@ def robustness(plan, studies: dict) -> dict:
         verdicts[c] = {**these, "same": same}
         if not same:
             depends.append(c)
+    # a study's verdicts are as good as its thinnest: a character's own games (it is not dealt
+    # in every game when the ruleset has more characters than seats)
+    thinnest = {kind: min((s["wins"][c]["games"] for c in verdicts), default=s["games"])
+                for kind, s in studies.items()}
+    small = {kind: n for kind, n in thinnest.items() if n < needs}
     return {"bots": list(studies), "even": even,
+            "needs": needs, "small": small,
+            **({"warning": small_warning(small, needs, even)} if small else {}),
             "games": {kind: s["games"] for kind, s in studies.items()},
             "wins": {kind: s["wins"] for kind, s in studies.items()},
             "ends": {kind: s["ends"] for kind, s in studies.items()},
             "rounds": {kind: s["rounds"]["mean"] for kind, s in studies.items()},
             "verdicts": verdicts, "depends": depends}
+
+
+def small_warning(small: dict, needs: int, even: float) -> str:
+    """Why the verdicts of studies this small say nothing, and how many games they need."""
+    from . import stats
+    reach = stats.wilson(0, needs - 1)[1]
+    studies = ", ".join(f"{kind} {n:,}" for kind, n in small.items())
+    return (f"too few games for these verdicts to mean anything (games of the least dealt "
+            f"character: {studies}): with fewer than {needs} games a character that never "
+            f"wins is still within an even share (the 95% interval of 0 wins in {needs - 1} "
+            f"games reaches {100 * reach:.1f}%, above {100 * even:.1f}%); play at least {needs} "
+            "games for every character in every study (--games, and --robust-games for search)")
 
 
 def compare(plan, tally: Tally, pairs: Pairs) -> dict:
@@ -322,6 +347,8 @@ def robust_text(summary: dict) -> str:
     lines = [_wrap(f"Robustness (--robust): win rate and verdict against an even share "
                    f"({_percent(r['even'])}) with every seat "
                    + ", ".join(f"{k} ({r['games'][k]:,} games)" for k in kinds) + ":")]
+    if r.get("warning"):
+        lines.append(_wrap(f"WARNING: {r['warning']}."))
     lines += _table(["character", *kinds, "same verdict"], rows)
     if r["depends"]:
         lines.append(_wrap("These conclusions depend on how well the bots play: "
@@ -329,7 +356,9 @@ def robust_text(summary: dict) -> str:
                                        + ", ".join(f"{r['verdicts'][c][k]} with {k}" for k in kinds)
                                        for c in r["depends"]) + "."))
     else:
-        lines.append("Every character's verdict is the same whoever sits in the seats.")
+        lines.append("Every character's verdict is the same whoever sits in the seats"
+                     + (", which says nothing with so few games (the warning above)."
+                        if r.get("small") else "."))
     return "\n".join(lines)
 
 
