@@ -11,7 +11,7 @@ import sys
 
 from .bots import BOTS
 from .content import check_fragment
-from .errors import ContentError
+from .errors import ContentError, problem_lines
 from .lab.command import add_arguments as add_simulate_arguments
 from .lab.command import simulate
 from .play import play
@@ -74,8 +74,7 @@ def _validate(args) -> int:
             else:
                 load_ruleset(path)
         except ContentError as exc:
-            problems = [f"{exc.where or path}: {p}" if not p.startswith(str(exc.where or path)) else p
-                        for p in exc.problems] if len(exc.problems) > 1 else [str(exc)]
+            problems = problem_lines(exc, path)
         if problems:
             bad += 1
             print(f"INVALID {path} ({kind})")

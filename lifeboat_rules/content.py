@@ -207,7 +207,7 @@ def check_fragment(document: Any, where: str) -> None:
         raise ContentError("a content file is a mapping of characters, provisions, navigation "
                            "and setup", where, "(top)")
     check_json_like(document, where)
-    schemas.check("content", document, where)
+    schemas.check("content", document, where, file=where)   # (where: the file read)
     seated: dict = {}
     for cid, data in (document.get("characters") or {}).items():   # one character to a seat
         if data is not None and data.get("seat") in seated:

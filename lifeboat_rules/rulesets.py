@@ -97,7 +97,9 @@ def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None) -> t
     if not isinstance(spec, dict):
         raise ContentError("a ruleset is a mapping", where, "(top)")
     check_json_like(spec, where)
-    schemas.check("ruleset", spec, where)
+    # a file's problems come with their lines (a built-in ruleset or a mapping has none)
+    is_file = identity is not None and not identity.startswith("builtin:")
+    schemas.check("ruleset", spec, where, file=where if is_file else None)
     if chain is not None:
         chain.append((where, spec))
     if identity is not None and identity in seen:

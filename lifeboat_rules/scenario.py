@@ -14,7 +14,7 @@ import attrs
 
 from . import validation
 from .engine import new_game
-from .errors import ContentError, IllegalAction, PluginError
+from .errors import ContentError, IllegalAction, PluginError, problem_lines
 from .plugins import origin
 from .rulesets import load_ruleset_at
 from .stages import Window
@@ -67,7 +67,7 @@ def load_file(path: str) -> list[Scenario]:
     """Every scenario of a file, checked against ``schemas/scenario.schema.json``."""
     document = read_yaml(path)
     check_json_like(document, path)
-    validation.check("scenario", document, path)
+    validation.check("scenario", document, path, file=path)
     if isinstance(document, dict) and "scenarios" in document:
         items = document["scenarios"]
     elif isinstance(document, list):
@@ -125,19 +125,11 @@ def _with_lines(exc: ContentError, scenario: Scenario) -> ContentError:
         return f"line {found}" if found is not None else None
 
     found = []
-    for problem in exc.problems:
-        path, _, message = problem.partition(": ")
-        found.append((path, message, line(path)) if path.startswith("setup") and message
-                     else (None, problem))
-    if len(found) == 1 and found[0][0] is not None:
-        path, message, where_line = found[0]
-        return ContentError(message, exc.where, path, line=where_line,
-                            problems=[(f"{where_line}: " if where_line else "") + problem
-                                      for problem in exc.problems])
-    problems = [(f"{entry[2]}: " if entry[2] else "") + f"{entry[0]}: {entry[1]}"
-                if entry[0] is not None else entry[1] for entry in found]
-    return ContentError(f"{len(problems)} problems:\n  " + "\n  ".join(problems), exc.where,
-                        None, problems=problems)
+    for problem in exc.details:
+        path = problem.path or ""
+        found.append((path, problem.message, line(path)) if path.startswith("setup")
+                     else (problem.path, problem.message))
+    return validation.problems_error(found, exc.where or scenario.where, file=scenario.file)
 
 
 def _run(scenario: Scenario) -> None:
@@ -335,13 +327,17 @@ def validate_scenario_file(path: str) -> list[str]:
     try:
         scenarios = load_file(path)
     except ContentError as exc:
-        return exc.problems if exc.problems else [str(exc)]
+        return problem_lines(exc, path)
     problems = []
     for scenario in scenarios:
         try:
             game_for(scenario)
         except ContentError as exc:
-            problems.extend(f"{scenario.where}: {p}" for p in exc.problems)
+            lines = problem_lines(exc, scenario.where)
+            if exc.where is not None and exc.where != scenario.where:
+                # the ruleset's problem (its lines are of the ruleset's file): said so
+                lines = [f"{scenario.where}: its ruleset {line}" for line in lines]
+            problems.extend(lines)
         except PluginError as exc:     # a plugin raised while the position was set up
             problems.append(f"{scenario.where}: setting up the position: {exc}{_raised_at(exc)}")
     return problems

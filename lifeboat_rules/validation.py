@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
+import os
+import re
 from importlib import resources
 from typing import Any
 
 import jsonschema
 
-from .errors import BrokenPlugin, ContentError
+from .errors import BrokenPlugin, ContentError, problem_record
+from .yamlio import lines_of
 
 MAX_REPORTED = 50  # problems listed in one ContentError
 
@@ -70,60 +74,135 @@ def _prefixed(prefix: str, path: str) -> str:
     return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
 
 
-def _describe(error: jsonschema.ValidationError) -> str:
-    # oneOf/anyOf failures: the most specific sub-error says more than "is not valid under ..."
-    if error.context:
-        best = jsonschema.exceptions.best_match(error.context)
-        if best is not None and best.message:
-            inner = list(best.relative_path)
-            return best.message + (f" (at {format_path(inner)})" if inner else "")
-    return error.message
+def _located(error: jsonschema.ValidationError) -> list:
+    """The errors a oneOf/anyOf failure stands for, inside the branch the value was meant for:
+    among the branches whose shape the value has (no "type", "const" or "enum" error on the
+    value itself), the one with the deepest error (the fewest errors on a tie), so that a
+    problem inside one scenario of a file is reported at its place, not as the file's top "is
+    not of type 'array'", and a misspelt key of a single scenario as that key; the error
+    itself when no branch stands out."""
+    if not error.context:
+        return [error]
+    branches: dict = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [subs for subs in branches.values()
+               if not any(s.validator in ("type", "const", "enum") and not s.relative_path
+                          for s in subs)]
+
+    def score(subs):
+        return max(len(s.relative_path) for s in subs), -len(subs)
+
+    scores = sorted((score(subs) for subs in fitting), reverse=True)
+    if scores and (len(scores) == 1 or scores[0] != scores[1]):
+        best = next(subs for subs in fitting if score(subs) == scores[0])
+        return [inner for sub in best for inner in _located(sub)]
+    deepest = max((sub for subs in fitting for sub in subs), key=lambda sub: len(sub.relative_path),
+                  default=None)
+    if deepest is None or not deepest.relative_path:
+        return [error]
+    return _located(deepest)
 
 
-def _located(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
-    """For a oneOf/anyOf failure, the error inside the branch the value was meant for: among
-    the branches whose type the value has (no "type" error on the value itself), the deepest
-    sub-error, so that a problem inside one scenario of a file is reported at its place, not
-    as the file's top "is not of type 'array'"; the error itself when nothing is deeper."""
-    while error.context:
-        branches: dict = {}
-        for sub in error.context:
-            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-        fitting = [sub for subs in branches.values()
-                   if not any(s.validator == "type" and not s.relative_path for s in subs)
-                   for sub in subs]
-        deepest = max(fitting, key=lambda sub: len(sub.relative_path), default=None)
-        if deepest is None or not deepest.relative_path:
-            break
-        error = deepest
-    return error
+# keys that belong elsewhere in a document (by schema, written at its top): where to put them
+ELSEWHERE = {"ruleset": {
+    "players": "overrides.setup.players", "setup": "overrides.setup",
+    "characters": "overrides.characters", "provisions": "overrides.provisions",
+    "navigation": "overrides.navigation", "extend": "extends",
+}}
 
 
-def problems(name: str, document: Any, prefix: str = "") -> list[tuple[str, str]]:
-    """Every schema problem of ``document`` as (path, message), deepest first."""
+def _unexpected(error: jsonschema.ValidationError) -> list:
+    """The keys an ``additionalProperties: false`` error is about, in the document's order."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    allowed = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    return [key for key in error.instance
+            if key not in allowed and not any(re.search(p, str(key)) for p in patterns)]
+
+
+def _unknown_key(key, error: jsonschema.ValidationError, name: str, at: list) -> str:
+    """What to say of a key the schema does not allow: the allowed key it is nearest to (a
+    misspelling), where it belongs instead, or the keys allowed there."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    allowed = sorted(schema.get("properties", {}))
+    moved = ELSEWHERE.get(name, {}).get(str(key)) if not at else None
+    if moved is not None:
+        return f"unknown key {key!r}: it goes under {moved} (docs/house-rules.md)"
+    close = difflib.get_close_matches(str(key), allowed, n=1)
+    if close:
+        return f"unknown key {key!r}; did you mean {close[0]!r}?"
+    return f"unknown key {key!r} (the keys here: {', '.join(allowed) or 'none'})"
+
+
+def _entries(found_errors, name: str, prefix: str) -> list[tuple[str, str]]:
+    """(path, message) of each problem of ``found_errors``: a key the schema does not allow is
+    a problem of its own, at the key's place (so that its line can be found)."""
     found = []
-    for error in validator(name).iter_errors(document):
-        error = _located(error)
-        found.append((_prefixed(prefix, format_path(error.absolute_path)), _describe(error)))
-        if len(found) >= MAX_REPORTED:
-            break
-    found.sort(key=lambda item: item[0])
+    for error in found_errors:
+        for located in _located(error):
+            shown, inner = located, []
+            if located.context:
+                # no branch stands out: the most specific sub-error says more than "is not
+                # valid under ..."
+                best = jsonschema.exceptions.best_match(located.context)
+                if best is not None and best.message:
+                    shown, inner = best, list(best.relative_path)
+            at = list(located.absolute_path) + inner
+            if (shown.validator == "additionalProperties" and shown.validator_value is False
+                    and isinstance(shown.instance, dict)):
+                for key in _unexpected(shown):
+                    found.append((_prefixed(prefix, format_path(at + [key])),
+                                  _unknown_key(key, shown, name, at)))
+            else:
+                message = shown.message
+                if shown is not located and inner:
+                    message += f" (at {format_path(inner)})"
+                found.append((_prefixed(prefix, format_path(located.absolute_path)), message))
+            if len(found) >= MAX_REPORTED:
+                return found[:MAX_REPORTED]
     return found
 
 
-def check(name: str, document: Any, where: str, prefix: str = "") -> None:
-    """Raise one ContentError listing every problem of ``document`` against schema ``name``."""
-    found = problems(name, document, prefix)
+def _with_lines(found: list, file: str | None) -> list:
+    """``found`` with the line of each place in ``file`` (the YAML file the document was read
+    from), as ``(path, message, "line 7")``; as it is without a file."""
+    if file is None or not os.path.isfile(file):
+        return found
+    lines = lines_of(file, [path if path != "(top)" else [] for path, _ in found])
+    return [(path, message, f"line {line}" if line is not None else None)
+            for (path, message), line in zip(found, lines)]
+
+
+def problems(name: str, document: Any, prefix: str = "", file: str | None = None) -> list:
+    """Every schema problem of ``document`` as (path, message), deepest first; as (path,
+    message, line) with the ``file`` it was read from."""
+    found = _entries(validator(name).iter_errors(document), name, prefix)
+    found.sort(key=lambda item: item[0])
+    return _with_lines(found, file)
+
+
+def check(name: str, document: Any, where: str, prefix: str = "", file: str | None = None) -> None:
+    """Raise one ContentError listing every problem of ``document`` against schema ``name``,
+    each with its line in ``file`` (the YAML file read) when given."""
+    found = problems(name, document, prefix, file)
     if found:
         raise_problems(found, where)
 
 
-def raise_problems(found: list, where: str, plugin: str | None = None) -> None:
+def problems_error(found: list, where: str, plugin: str | None = None,
+                   file: str | None = None) -> ContentError:
     """One ``ContentError`` listing every problem, each ``(path, message)`` or ``(path,
-    message, line)`` (``"line 7"``: written first, as a reader's place); a ``BrokenPlugin``
-    (a ``PluginError`` too) naming ``plugin`` when a plugin's hooks are among them."""
-    lines = [(f"{entry[2]}: " if len(entry) > 2 and entry[2] else "") + f"{entry[0]}: {entry[1]}"
-             for entry in found]
+    message, line)`` (``"line 7"``: written first, as a reader's place; a path of None: the
+    message alone); a ``BrokenPlugin`` (a ``PluginError`` too) naming ``plugin`` when a
+    plugin's hooks are among them. Each is also a ``Problem`` of ``details``, whose lines are
+    in ``file`` (default: ``where``; one scenario of a file is ``file[2]``)."""
+    lines, details = [], []
+    for entry in found:
+        path, message = entry[0], entry[1]
+        line = entry[2] if len(entry) > 2 else None
+        lines.append((f"{line}: " if line else "") + (f"{path}: " if path else "") + message)
+        details.append(problem_record(path, line, message, file or where))
     first = found[0]
     line = first[2] if len(first) > 2 else None
     if len(found) == 1:
@@ -131,8 +210,14 @@ def raise_problems(found: list, where: str, plugin: str | None = None) -> None:
     else:
         message, path, line = f"{len(found)} problems:\n  " + "\n  ".join(lines), None, None
     if plugin is not None:
-        raise BrokenPlugin(message, where, path, problems=lines, plugin=plugin, line=line)
-    raise ContentError(message, where, path, problems=lines, line=line)
+        return BrokenPlugin(message, where, path, problems=lines, plugin=plugin, line=line,
+                            details=details)
+    return ContentError(message, where, path, problems=lines, line=line, details=details)
+
+
+def raise_problems(found: list, where: str, plugin: str | None = None) -> None:
+    """Raise ``problems_error(found, where, plugin)``."""
+    raise problems_error(found, where, plugin)
 
 
 @functools.lru_cache(maxsize=None)
@@ -144,12 +229,7 @@ def def_validator(name: str, definition: str) -> jsonschema.protocols.Validator:
 
 
 def check_def(name: str, definition: str, document: Any, where: str, prefix: str = "") -> None:
-    found = []
-    for error in def_validator(name, definition).iter_errors(document):
-        error = _located(error)
-        found.append((_prefixed(prefix, format_path(error.absolute_path)), _describe(error)))
-        if len(found) >= MAX_REPORTED:
-            break
+    found = _entries(def_validator(name, definition).iter_errors(document), name, prefix)
     if found:
         found.sort(key=lambda item: item[0])
         raise_problems(found, where)

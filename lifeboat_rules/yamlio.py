@@ -297,19 +297,28 @@ def line_of(source: str | os.PathLike, path) -> int | None:
     indexes) is written in the YAML file ``source``: the line of its key in a mapping, of the
     item in a sequence; the deepest place found when the path goes on beyond the file (a
     place of merged content). None when the file cannot be read again."""
-    tokens = path_tokens(path) if isinstance(path, str) else list(path)
+    return lines_of(source, [path])[0]
+
+
+def lines_of(source: str | os.PathLike, paths: list) -> list:
+    """``line_of`` for each of ``paths``, the file read once."""
     try:
         with open(source, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
-            return None
+            return [None] * len(paths)
         loader = _BoundedLoader(data.decode("utf-8-sig"))
         try:
-            node = loader.get_single_node()
+            root = loader.get_single_node()
         finally:
             loader.dispose()
     except (OSError, UnicodeDecodeError, yaml.YAMLError, _Limit, RecursionError):
-        return None
+        return [None] * len(paths)
+    return [_line_in(root, path_tokens(path) if isinstance(path, str) else list(path))
+            for path in paths]
+
+
+def _line_in(node, tokens: list) -> int | None:
     line = None
     for token in tokens:
         if isinstance(node, MappingNode) and isinstance(token, str):

@@ -450,7 +450,7 @@ def test_a_plugin_content_file_with_unknown_keys_or_wrong_types(plugin, tmp_path
     text = problem_text(info.value)
     assert f"plugin 'plugin:{name}' (lifeboat_content)" in text and "house_content.yaml" in text
     assert "characters.madame_wong.size: 'three' is not of type 'integer'" in text
-    assert "'hair' was unexpected" in text
+    assert "characters.madame_wong.hair: unknown key 'hair'" in text
 
 
 def test_a_ruleset_file_with_unknown_keys_and_wrong_types(tmp_path):
@@ -459,7 +459,7 @@ def test_a_ruleset_file_with_unknown_keys_and_wrong_types(tmp_path):
     with pytest.raises(lr.ContentError) as info:
         lr.load_ruleset(str(path))
     text = problem_text(info.value)
-    assert str(path) in text and "'expansion' was unexpected" in text
+    assert str(path) in text and "expansion: unknown key 'expansion'; did you mean 'expansions'?" in text
     assert "variants: 'shark' is not of type 'array'" in text
 
 
