@@ -18,7 +18,10 @@ import difflib
 import functools
 import importlib
 import inspect
+import os
 import re
+import shlex
+import sys
 import types as pytypes
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, Callable
@@ -151,7 +154,8 @@ def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ContentError(f"unknown {word} {name!r}: no module of that name and no entry point "
                                f"in group {ENTRY_POINT_GROUP!r} (known names: "
-                               f"{', '.join(known) or 'none'}){hint}", where, path) from None
+                               f"{', '.join(known) or 'none'}){hint}{_importable_hint(module_name, where)}",
+                               where, path) from None
         raise ContentError(f"{word} {name!r} cannot be imported ({target}): {exc}", where, path) from None
     except SyntaxError as exc:
         raise ContentError(f"{word} {name!r} cannot be imported ({target}): SyntaxError in "
@@ -166,6 +170,39 @@ def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
             raise ContentError(f"{word} {name!r}: module {module_name} has no {attribute!r}",
                                where, path) from None
     return module
+
+
+def _importable_hint(module_name: str, where: str | None) -> str:
+    """How to make a plugin module importable: when its file (or package folder) lies in the
+    current folder or beside the ruleset, the command that finds it there. The current folder
+    is never put on ``sys.path`` for the author (a file there could shadow a library), and the
+    ``lifeboat-rules`` script does not look there (its ``sys.path[0]`` is its own folder)."""
+    top = module_name.split(".", 1)[0]
+    folders = [os.getcwd()]
+    if where and os.path.isfile(where):
+        folders.append(os.path.dirname(os.path.abspath(where)))
+    for folder in folders:
+        for entry in (f"{top}.py", top):
+            found = os.path.join(folder, entry)
+            if os.path.isfile(found) if entry.endswith(".py") else os.path.isdir(found):
+                shown = os.path.relpath(folder)
+                if shown.startswith(os.pardir):
+                    shown = folder
+                value = os.pathsep.join(part for part in (shown, os.environ.get("PYTHONPATH")) if part)
+                return (f"; {entry} is in {folder}, but Python does not look for modules there: "
+                        f"name its folder in PYTHONPATH: PYTHONPATH={shlex.quote(value)} "
+                        f"{_this_command()}")
+    return (f"; a plugin module must be importable: name the folder that holds it in PYTHONPATH, "
+            f"or install it as a package with an entry point in group {ENTRY_POINT_GROUP!r} "
+            f"(docs/house-rules.md)")
+
+
+def _this_command() -> str:
+    """The ``lifeboat-rules`` command running, as typed again; ``lifeboat-rules ...`` when the
+    library is used otherwise."""
+    if os.path.basename(sys.argv[0] if sys.argv else "") == "lifeboat-rules":
+        return shlex.join(["lifeboat-rules", *sys.argv[1:]])
+    return "lifeboat-rules ..."
 
 
 def _module_of(plugin) -> str:
