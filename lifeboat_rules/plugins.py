@@ -205,6 +205,29 @@ def _this_command() -> str:
     return "lifeboat-rules ..."
 
 
+def plugin_folders(names) -> list[str]:
+    """The folders on ``sys.path`` the plugins ``names`` (plugin objects, as ``Rules.names``
+    has them) outside this package were imported from, in order."""
+    folders: list[str] = []
+    for plugin in names:
+        module_name = _module_of(plugin)
+        if module_name == "lifeboat_rules" or module_name.startswith(SHIPPED_PREFIX):
+            continue
+        top = sys.modules.get(module_name.split(".", 1)[0])
+        file = getattr(top, "__file__", None)
+        if file:
+            folder = os.path.dirname(os.path.abspath(file))
+            if os.path.basename(file).startswith("__init__."):   # a package: the folder above it
+                folder = os.path.dirname(folder)
+        elif top is not None and getattr(top, "__path__", None):   # a namespace package
+            folder = os.path.dirname(os.path.abspath(list(top.__path__)[0]))
+        else:
+            continue
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
 def _module_of(plugin) -> str:
     if isinstance(plugin, pytypes.ModuleType):
         return plugin.__name__

@@ -91,3 +91,45 @@ def test_an_unknown_plugin_with_no_file_around_says_how_a_module_is_found(tmp_pa
         lr.load_ruleset({"plugins": [unique("lb_nowhere")]})
     text = str(info.value)
     assert "PYTHONPATH" in text and "entry point" in text and " is in " not in text
+
+
+BUGGY = """\
+    from lifeboat_rules import hookimpl
+
+
+    @hookimpl
+    def lifeboat_damage(game, character, amount, cause):
+        if cause == "thirst" and game.state.round >= 2:
+            raise ZeroDivisionError("a thirsty bug")
+        return None
+    """
+
+
+def test_the_replay_command_carries_the_pythonpath_of_the_plugin(tmp_path):
+    name = unique("lb_bug")
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / f"{name}.py").write_text(textwrap.dedent(BUGGY))
+    (tmp_path / "buggy.yaml").write_text(f"plugins: [{name}]\n")
+    ours = os.environ.get("PYTHONPATH")
+    with_plugins = os.pathsep.join(part for part in ("plugins", ours) if part)
+    study = [SCRIPT, "simulate", "--ruleset", "buggy.yaml", "--games", "6", "--players", "4",
+             "--seed", "2", "--bots", "random"]
+    done = run(study, tmp_path, with_plugins)
+    assert done.returncode == 1, done.stderr
+    failure = re.search(r"the game with seed (\d+) of buggy, round (\d+)", done.stderr)
+    assert failure, done.stderr
+    replay = re.search(r"replay that game with: (.*)", done.stderr).group(1)
+    assert shlex.split(replay)[0] == f"PYTHONPATH={with_plugins}"
+    # pasted in the same folder, without the PYTHONPATH the study had: the same failure
+    again = run(replay.replace("lifeboat-rules", shlex.quote(SCRIPT), 1), tmp_path,
+                ours if ours is not None else "")
+    assert again.returncode == 1, again.stderr
+    assert re.search(r"the game with seed (\d+) of buggy, round (\d+)", again.stderr).groups() \
+        == failure.groups()
+
+
+def test_a_replay_of_installed_plugins_has_no_pythonpath(tmp_path):
+    from lifeboat_rules.lab.failures import replay_command
+    ruleset = lr.load_ruleset("cannibalism")
+    command = replay_command("cannibalism", 4, 7, ["random"] * 4, ruleset)
+    assert command.startswith("lifeboat-rules simulate ")

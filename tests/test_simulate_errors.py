@@ -53,7 +53,9 @@ def test_a_raising_plugin_stops_the_study_with_the_game_and_its_replay(buggy, ca
     assert "ZeroDivisionError: a thirsty bug" in err and "lb_thirsty_bug.py, line 7" in err
     replay = re.search(r"replay that game with: (.*)", err).group(1)
     words = shlex.split(replay)
-    assert words[:2] == ["lifeboat-rules", "simulate"]
+    # the plugin lies in the current folder, where the lifeboat-rules script does not look
+    assert words[:3] == ["PYTHONPATH=.", "lifeboat-rules", "simulate"]
+    words = words[1:]
     # the command plays that game again, to the same failure at the same round and action
     assert cli_main(words[1:]) == 1
     again = capsys.readouterr().err

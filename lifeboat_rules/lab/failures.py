@@ -8,10 +8,11 @@ not a result: the study stops with this record, or counts it apart (``--keep-goi
 from __future__ import annotations
 
 import json
+import os
 import shlex
 
 from ..errors import PluginError
-from ..plugins import origin
+from ..plugins import origin, plugin_folders
 
 
 class GameFailed(Exception):
@@ -37,14 +38,32 @@ def failure_text(failure: dict) -> str:
     return text
 
 
-def replay_command(source, players: int, seed: int, bots: list) -> str | None:
+def replay_command(source, players: int, seed: int, bots: list, ruleset=None) -> str | None:
     """The command that plays exactly that game again: the same ruleset, players and seed,
     and the bots of its seats named one by one (so no rotation is needed; each bot's own seed
-    follows from the game's seed and its seat)."""
+    follows from the game's seed and its seat); with the ``PYTHONPATH`` its plugins were
+    found through, so that it works when pasted."""
     if not isinstance(source, str):
         return None
-    return ("lifeboat-rules simulate --games 1 " + " ".join(shlex.quote(part) for part in (
+    command = ("lifeboat-rules simulate --games 1 " + " ".join(shlex.quote(part) for part in (
         "--ruleset", source, "--players", str(players), "--seed", str(seed), "--bots", ",".join(bots))))
+    path = plugin_path(ruleset) if ruleset is not None else None
+    return f"PYTHONPATH={shlex.quote(path)} {command}" if path else command
+
+
+def plugin_path(ruleset) -> str | None:
+    """The ``PYTHONPATH`` a command needs for the plugins of ``ruleset``: the variable as it is
+    set when a plugin was found in one of its folders, and the current folder (``.``) when a
+    plugin was found there only (``python -m`` looks there; the ``lifeboat-rules`` script does
+    not); None when every plugin is installed or shipped."""
+    folders = plugin_folders(ruleset.rules.names)
+    given = [part for part in os.environ.get("PYTHONPATH", "").split(os.pathsep) if part]
+    listed = {os.path.abspath(part) for part in given}
+    here = os.path.abspath(os.getcwd())
+    parts = list(given) if any(folder in listed for folder in folders) else []
+    if here in folders and here not in listed:
+        parts.insert(0, ".")
+    return os.pathsep.join(parts) or None
 
 
 def failure(game, ruleset, players: int, seed: int, bots: list, action, character,

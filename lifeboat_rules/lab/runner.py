@@ -192,5 +192,5 @@ def games_of(plan: dict, first: int, count: int, watch=None):
             except GameFailed as exc:     # a row that says so: the study stops or counts it
                 rows.append({"seed": seed, "ruleset": ruleset.name, "players": players,
                              "bots": list(bots), "failed": dict(exc.failure, replay=replay_command(
-                                 sources[index], players, seed, bots))})
+                                 sources[index], players, seed, bots, ruleset))})
         yield tuple(rows)
