@@ -108,7 +108,7 @@ def _located(error: jsonschema.ValidationError) -> list:
 ELSEWHERE = {"ruleset": {
     "players": "overrides.setup.players", "setup": "overrides.setup",
     "characters": "overrides.characters", "provisions": "overrides.provisions",
-    "navigation": "overrides.navigation", "extend": "extends",
+    "navigation": "overrides.navigation",
 }}
 
 

@@ -63,6 +63,17 @@ def test_a_misspelt_top_key_of_a_ruleset_has_its_line_and_the_key_meant(tmp_path
     assert all(line.startswith(f"{path}: line ") for line in lines), lines
 
 
+def test_a_near_miss_of_a_top_key_is_the_key_meant_not_a_place_to_nest_it(tmp_path):
+    # an audit read "unknown key 'extend': it goes under extends" as "nest it inside extends"
+    path = write(tmp_path, "near.yaml", """\
+        name: near
+        extend: classic
+        """)
+    (problem,) = refused(lr.load_ruleset, path).details
+    assert problem.path == "extend" and problem.line == 2
+    assert "did you mean 'extends'?" in problem.message and "goes under" not in problem.message
+
+
 def test_the_players_key_is_still_unknown_when_extends_is_right(tmp_path):
     path = write(tmp_path, "bad.yaml", """\
         extends: classic
