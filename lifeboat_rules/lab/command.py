@@ -34,8 +34,9 @@ with one seat, seat k mod P in game k, never taking those action types unless no
 legal; its win rate against its rate in the unrestricted game of the same seed, paired.
 --vary PATH=V1,V2,...: every seed is played again for each value of one content field (e.g.
 characters.the_kid.size=2,3,4). --robust: the study again with random, heuristic and search
-bots in every seat (search on a tenth of the games, at least 200), and whether each
-character's verdict (above, within or below an even share) is the same under all three.
+bots in every seat (search on a tenth of the games, at least 200 but no more than --games),
+and whether each character's verdict (above, within or below an even share) is the same
+under all three.
 
 The 95% intervals, --compare, --restrict, --robust, --report, --dask and the progress bar
 need the lab extra: pip install '.[lab]' in the lifeboat_rules source folder (it is installed
@@ -79,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the study again under random, heuristic and search seats")
     parser.add_argument("--robust-games", type=int, default=None, metavar="N",
                         help="games of --robust's search study (default: a tenth of --games, "
-                             "at least 200)")
+                             "at least 200 and at most --games)")
     parser.add_argument("--report", default=None, metavar="DIR",
                         help="write summary.json, games.jsonl, plots and index.html into DIR")
     parser.add_argument("--json", action="store_true",
