@@ -5,8 +5,11 @@ adds them up in the same order and gets the same summary."""
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections import deque
+from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from .runner import games_of, play_seeds
 
@@ -51,9 +54,25 @@ def _on_processes(plan, jobs: int, chunk: int | None):
     # half-way; workers import the package afresh, as they will on every platform
     context = multiprocessing.get_context("spawn")
     data = plan.to_dict()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        yield from _in_order(lambda first, count: pool.submit(play_seeds, data, first, count),
-                             chunks(plan.games, jobs, chunk), jobs * IN_FLIGHT)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            yield from _in_order(lambda first, count: pool.submit(play_seeds, data, first, count),
+                                 chunks(plan.games, jobs, chunk), jobs * IN_FLIGHT)
+    except BrokenProcessPool:
+        raise RuntimeError(_broken_workers()) from None
+
+
+def _broken_workers() -> str:
+    """Why a worker process may have stopped, in words: from a script, most often the script
+    itself (each spawned worker imports it again, and runs an unguarded study once more)."""
+    text = "a worker process of the lab stopped before its games were played"
+    script = getattr(sys.modules.get("__main__"), "__file__", None)
+    # (the command line's own scripts have no .py, or are the package's: they guard the study)
+    if script is not None and script.endswith(".py") and "lifeboat_rules" not in Path(script).parts:
+        text += (f". If {script} starts the study at its top level, put that under "
+                 "`if __name__ == \"__main__\":`: each worker process imports the script "
+                 "again (docs/balance.md, From Python)")
+    return text + ". Or run with jobs=1 (in this process) to see the game's own error."
 
 
 def _on_dask(plan, address: str, chunk: int | None):
