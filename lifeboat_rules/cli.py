@@ -19,6 +19,7 @@ from .plugins import every_shipped_plugin
 from .rulesets import load_ruleset
 from .saving import saved_game_schema
 from .scenario import check_paths, scenario_files, validate_scenario_file
+from .validation import document_kind
 from .words import languages
 from .yamlio import read_yaml
 
@@ -38,26 +39,6 @@ def _check(args) -> int:
     return 0 if failed == 0 else 1
 
 
-def _kind_of(document) -> str:
-    if isinstance(document, list):
-        return "scenario"
-    if isinstance(document, dict):
-        keys = set(document)
-        setup = document.get("setup")
-        # a content file may have a `setup` section too; a scenario's setup names the seats
-        if keys & {"steps", "scenarios", "expect"} or (isinstance(setup, dict) and "seats" in setup):
-            return "scenario"
-        if keys and keys <= {"characters", "provisions", "navigation", "setup", "words"}:
-            return "content"
-        if "setup" in keys and not keys & RULESET_KEYS:
-            return "scenario"
-    return "ruleset"
-
-
-RULESET_KEYS = frozenset({"extends", "expansions", "variants", "options", "plugins", "overrides",
-                          "description"})
-
-
 def _validate(args) -> int:
     bad = 0
     files = scenario_files(args.paths)
@@ -66,7 +47,7 @@ def _validate(args) -> int:
         kind = "?"
         try:
             document = read_yaml(path)
-            kind = _kind_of(document)
+            kind = document_kind(document)
             if kind == "scenario":
                 problems = validate_scenario_file(path)
             elif kind == "content":

@@ -67,6 +67,12 @@ def load_file(path: str) -> list[Scenario]:
     """Every scenario of a file, checked against ``schemas/scenario.schema.json``."""
     document = read_yaml(path)
     check_json_like(document, path)
+    kind = validation.document_kind(document)
+    if kind != "scenario" and isinstance(document, dict) and not set(document) & validation.SCENARIO_ONLY_KEYS:
+        # (a ruleset handed to `check`: its schema error as a scenario would dump the file)
+        raise ContentError(f"this is a {kind} file, not a scenario file: `lifeboat-rules check` runs "
+                           f"scenario files (docs/scenarios.md); `lifeboat-rules validate {path}` "
+                           f"checks a {kind} file", where=path)
     validation.check("scenario", document, path, file=path)
     if isinstance(document, dict) and "scenarios" in document:
         items = document["scenarios"]

@@ -104,6 +104,31 @@ def _located(error: jsonschema.ValidationError) -> list:
     return _located(deepest)
 
 
+RULESET_KEYS = frozenset({"extends", "expansions", "variants", "options", "plugins", "overrides",
+                          "description"})
+CONTENT_KEYS = frozenset({"characters", "provisions", "navigation", "setup", "words"})
+# the keys of a scenario (schemas/scenario.schema.json) that no ruleset or content file has
+SCENARIO_ONLY_KEYS = frozenset({"rules", "ruleset", "seed", "steps", "expect", "scenarios"})
+
+
+def document_kind(document) -> str:
+    """Which kind of file a parsed document is, by its keys: "scenario", "content" or
+    "ruleset" (the default: its schema then says what is wrong)."""
+    if isinstance(document, list):
+        return "scenario"
+    if isinstance(document, dict):
+        keys = set(document)
+        setup = document.get("setup")
+        # a content file may have a `setup` section too; a scenario's setup names the seats
+        if keys & {"steps", "scenarios", "expect"} or (isinstance(setup, dict) and "seats" in setup):
+            return "scenario"
+        if keys and keys <= CONTENT_KEYS:
+            return "content"
+        if "setup" in keys and not keys & RULESET_KEYS:
+            return "scenario"
+    return "ruleset"
+
+
 # keys that belong elsewhere in a document (by schema, written at its top): where to put them
 ELSEWHERE = {"ruleset": {
     "players": "overrides.setup.players", "setup": "overrides.setup",

@@ -283,3 +283,31 @@ def test_the_problems_of_a_scenarios_setup_are_records_of_its_file(tmp_path):
     assert [(p.path, p.line, p.file) for p in exc.details] == [
         ("setup.seats[2]", 5, path), ("setup.hand.the_kid[0]", 6, path)]
     assert (exc.path, exc.line) == ("setup.seats[2]", "line 5")
+
+
+def test_check_handed_a_ruleset_or_content_file_says_which_file_it_is(tmp_path, capsys):
+    # an audit ran `check` on its ruleset and got the whole file back as "not of type 'array'"
+    ruleset = write(tmp_path, "salty.yaml", """\
+        name: salty
+        extends: classic
+        overrides:
+          characters:
+            the_captain: {survival: 6}
+        """)
+    content = write(tmp_path, "kid.yaml", """\
+        characters:
+          the_kid: {size: 3}
+        """)
+    scenario = write(tmp_path, "half.yaml", """\
+        name: half a scenario
+        ruleset: classic
+        """)
+    for path, kind in ((ruleset, "ruleset"), (content, "content")):
+        capsys.readouterr()
+        assert cli_main(["check", path]) == 1
+        out = capsys.readouterr().out
+        assert f"this is a {kind} file, not a scenario file" in out
+        assert f"lifeboat-rules validate {path}" in out and "not of type" not in out
+    capsys.readouterr()
+    assert cli_main(["check", scenario]) == 1       # a scenario still gets its schema's words
+    assert "'setup' is a required property" in capsys.readouterr().out
