@@ -44,7 +44,7 @@ def _validate(args) -> int:
     files = scenario_files(args.paths)
     for path in files:
         problems: list = []
-        kind = "?"
+        kind = "not read"       # (its YAML is broken: no kind to tell)
         try:
             document = read_yaml(path)
             kind = document_kind(document)

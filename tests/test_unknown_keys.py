@@ -311,3 +311,16 @@ def test_check_handed_a_ruleset_or_content_file_says_which_file_it_is(tmp_path, 
     capsys.readouterr()
     assert cli_main(["check", scenario]) == 1       # a scenario still gets its schema's words
     assert "'setup' is a required property" in capsys.readouterr().out
+
+
+def test_validate_names_a_file_whose_yaml_is_broken_for_what_it_is(tmp_path, capsys):
+    path = write(tmp_path, "dup.yaml", """\
+        name: a
+        extends: classic
+        name: b
+        """)
+    capsys.readouterr()
+    assert cli_main(["validate", path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"INVALID {path} (not read)"        # an audit read "(?)" as a fault of ours
+    assert "line 3, column 1" in out[1] and "given twice" in out[1]
