@@ -58,6 +58,7 @@ class HookAnswerError(Exception):
     def __init__(self, hook: str, message: str):
         super().__init__(f"{hook} {message}")
         self.hook = hook
+        self.at = ""        # where the answering implementations are (Rules.plugin_error)
 
 
 def hook_nonsense(hook: str, answer, what: str):

@@ -76,7 +76,12 @@ BASE_ANSWERED = ("lifeboat_damage", "lifeboat_thirst", "lifeboat_overboard", "li
 
 
 def origin(exc: BaseException) -> str:
-    """`` (file, line N)`` of the innermost frame of an exception, for messages."""
+    """`` (file, line N)`` of the innermost frame of an exception, for messages; for a hook's
+    answer the engine refused, where the answering hook implementations are defined (the
+    refusal is raised in the engine, which is not where to look)."""
+    at = getattr(exc, "at", "")
+    if at:
+        return f" ({at})"
     tb = exc.__traceback__
     if tb is None:
         return ""
@@ -661,6 +666,18 @@ class Rules:
         return [self.names.get(impl.plugin, impl.plugin_name)
                 for impl in getattr(self.pm.hook, hook_name).get_hookimpls()]
 
+    def _defined_at(self, hook_name: str) -> list:
+        """``file, line N`` of each implementation of a hook from outside this package (all of
+        them if none is)."""
+        impls = getattr(self.pm.hook, hook_name).get_hookimpls()
+        outside = [i for i in impls if self.names.get(i.plugin, i.plugin_name) not in self.trusted]
+        places = []
+        for impl in outside or impls:
+            code = getattr(inspect.unwrap(impl.function), "__code__", None)
+            if code is not None:
+                places.append(f"{code.co_filename}, line {code.co_firstlineno}")
+        return places
+
     def blame(self, exc: BaseException) -> str | None:
         """The plugin an exception comes from: the innermost frame of a registered plugin
         from outside this package, else the innermost plugin frame; for a hook that answered
@@ -688,6 +705,9 @@ class Rules:
         if isinstance(exc, PluginError):
             return exc
         plugin = self.blame(exc)
+        hook = getattr(exc, "hook", None)
+        if hook is not None and not getattr(exc, "at", ""):
+            exc.at = "; ".join(self._defined_at(hook))      # type: ignore[attr-defined]
         if isinstance(exc, IllegalAction) and plugin is None:
             return exc
         return PluginError(f"plugin {plugin or '(unknown)'} failed while {doing}: "

@@ -11,6 +11,7 @@ there are some.
 
 from __future__ import annotations
 
+import inspect
 import random
 
 import pytest
@@ -19,6 +20,7 @@ import lifeboat_rules as lr
 from lifeboat_rules import PluginError
 from lifeboat_rules.bots import RandomPlayer
 from lifeboat_rules.effects import HookAnswerError
+from lifeboat_rules.plugins import origin
 
 import hostile_plugins
 import invariants as inv
@@ -56,6 +58,10 @@ def _play_until_it_fails(cls, seed: int, expect_hook: str | None):
             if expect_hook is not None:
                 assert isinstance(error.__cause__, HookAnswerError)
                 assert error.__cause__.hook == expect_hook and expect_hook in str(error)
+                # where to look: the plugin's hook, not the engine's line that refused the
+                # answer (an audit was pointed at lifeboat_rules/effects.py)
+                line = inspect.getsourcelines(getattr(cls, expect_hook))[1]
+                assert origin(error.__cause__) == f" ({inspect.getsourcefile(cls)}, line {line})"
             assert inv.fingerprint(game) == before, f"{cls.__name__} left a trace"
             inv.check_all(game, rnd, deep=False)
             # the game is still usable: try the other actions of the moment, else stop
