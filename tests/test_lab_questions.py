@@ -350,6 +350,23 @@ def test_a_field_the_content_lacks_cannot_be_varied():
         Plan.make("classic", vary="characters.the_kid.size")
 
 
+def test_a_value_the_content_cannot_take_is_blamed_on_the_flag():
+    # an audit got "<ruleset mapping>: overrides.characters...": the lab's own mapping, not
+    # what was typed (the schema: a survival is a whole number, 0 or more)
+    with pytest.raises(ValueError) as refused:
+        Plan.make("classic", vary="characters.the_captain.survival=5,five")
+    text = str(refused.value)
+    assert text.startswith("--vary: characters.the_captain.survival='five' cannot be played")
+    assert "integer" in text and "<ruleset mapping>" not in text
+    with pytest.raises(ValueError, match=r"--vary: characters.the_captain.survival=-3 cannot be played"):
+        Plan.make("classic", vary="characters.the_captain.survival=-3")
+
+
+def test_a_misspelt_bot_gets_the_bot_meant():
+    with pytest.raises(ValueError, match="unknown bot 'heuristc' \\(did you mean 'heuristic'\\?\\)"):
+        Plan.make("classic", bots=["heuristc"])
+
+
 # --- --robust ---------------------------------------------------------------------------------
 
 def test_a_verdict_is_read_from_the_interval_against_an_even_share():

@@ -11,6 +11,7 @@ import yaml
 
 from .. import load_ruleset, new_game
 from ..bots import BOTS
+from ..errors import ContentError
 from ..effects import CONTAINERS
 from ..words import character_name
 
@@ -76,7 +77,13 @@ class Plan:
         if vary is not None:
             path, values = parse_vary(vary) if isinstance(vary, str) else vary
             specs = [varied_spec(loaded[0], path, value) for value in values]
-            loaded += [load_ruleset(spec) for spec in specs]
+            for value, spec in zip(values, specs):
+                try:
+                    loaded.append(load_ruleset(spec))
+                except ContentError as exc:
+                    # the value given on the command line, not the mapping the lab made of it
+                    problems = "; ".join(p.message for p in exc.details)
+                    raise ValueError(f"--vary: {path}={value!r} cannot be played: {problems}") from None
             varied = (path, tuple(values))
         for each in loaded:
             if players not in each.players:
@@ -87,7 +94,8 @@ class Plan:
         bots = tuple(bots) or DEFAULT_BOTS
         unknown = [b for b in bots if b not in BOTS]
         if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r}; known bots: {', '.join(sorted(BOTS))}")
+            raise ValueError(f"unknown bot {unknown[0]!r}" + _nearest(unknown[0], BOTS)
+                             + f"; known bots: {', '.join(sorted(BOTS))}")
         if len(bots) > players:
             raise ValueError(f"{len(bots)} bots named for {players} seats")
         types = loaded[0].rules.types
