@@ -148,6 +148,27 @@ def test_comparing_a_ruleset_with_itself_gives_no_difference():
         assert d["significant"] is False and d["p"] == 1
 
 
+def test_a_paired_interval_never_reaches_past_what_a_difference_of_shares_can_be():
+    """An audit read "-28.0 to +108.0" points from 5 games of --restrict: no difference of two
+    win shares is above 1 (100 points). The t interval of few pairs is cut to [-1, 1]."""
+    from scipy.stats import ttest_rel
+
+    from lifeboat_rules.lab.stats import paired
+    from lifeboat_rules.lab.summary import _difference
+
+    free, restricted = [0, 0, 0, 0, 0], [1, 1, 0, 0, 0]
+    t = ttest_rel(restricted, free).confidence_interval(confidence_level=0.95)
+    assert t.high > 1                                    # what the test itself gives
+    d = paired(free, restricted)
+    assert d["difference"] == pytest.approx(0.4)
+    assert d["ci95"] == pytest.approx([t.low, 1.0]) and d["alike"] is False
+    assert _difference(d)[1] == f"{100 * t.low:+.1f} to +100.0"
+    # every pair alike: one value, which says little from 5 games (docs/balance.md, section 7)
+    same = paired([0, 1, 0, 0, 0], [0, 1, 0, 0, 0])
+    assert same["ci95"] == [0.0, 0.0] and same["alike"] is True
+    assert _difference(same)[:2] == ["+0.0", "all 5 alike"]
+
+
 @pytest.mark.slow
 def test_the_paired_difference_is_the_mean_of_per_game_differences_with_a_t_interval():
     """calm-sea (everyone ties: 1/6 each) against lauren (only Lady Lauren's survival counts):

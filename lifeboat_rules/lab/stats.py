@@ -47,26 +47,31 @@ def fewest_games(even: float) -> int:
 
 
 def paired(first, second) -> dict:
-    """Mean difference ``second - first`` of paired shares, its 95% interval and p-value."""
+    """Mean difference ``second - first`` of paired shares, its 95% interval (within -1 to 1)
+    and p-value; ``alike``: every pair differed by the same amount (no spread to test)."""
     a = np.asarray(first, dtype=float)
     b = np.asarray(second, dtype=float)
     n = len(a)
     out = {"pairs": n, "rate_a": float(a.mean()) if n else None,
            "rate_b": float(b.mean()) if n else None}
     if n < 2:
-        return {**out, "difference": None, "ci95": None, "p": None, "significant": False}
+        return {**out, "difference": None, "ci95": None, "p": None, "significant": False,
+                "alike": False}
     difference = b - a
     mean = float(difference.mean())
     if np.ptp(difference) == 0:
         # every game moved the share by the same amount (none for identical rulesets): the
         # difference is exact, there is no spread to test it against
         return {**out, "difference": mean, "ci95": [mean, mean], "p": 1.0 if mean == 0 else 0.0,
-                "significant": mean != 0}
+                "significant": mean != 0, "alike": True}
     test = ttest_rel(b, a)
     interval = test.confidence_interval(confidence_level=LEVEL)
     p = float(test.pvalue)
-    return {**out, "difference": mean, "ci95": [float(interval.low), float(interval.high)],
-            "p": p, "significant": p < 1 - LEVEL}
+    # a difference of two shares lies between -1 and 1; with few pairs the t interval reaches
+    # past that, which no difference can be (cut to it: the interval still holds the true one)
+    low, high = max(-1.0, float(interval.low)), min(1.0, float(interval.high))
+    return {**out, "difference": mean, "ci95": [low, high], "p": p, "significant": p < 1 - LEVEL,
+            "alike": False}
 
 
 def holm(pvalues: list) -> list:

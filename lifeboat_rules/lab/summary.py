@@ -296,8 +296,15 @@ def counts_text(summary: dict) -> str:
 
 def _difference(d: dict) -> list:
     diff = d["difference"]
-    return ["-" if diff is None else f"{100 * diff:+.1f}",
-            "" if not d["ci95"] else f"{100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f}",
+    if not d["ci95"]:
+        interval = ""
+    elif d.get("alike"):
+        # every pair moved alike: exact for the same games, else only "none of these moved
+        # otherwise" (docs/balance.md, section 7)
+        interval = f"all {d['pairs']} alike"
+    else:
+        interval = f"{100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f}"
+    return ["-" if diff is None else f"{100 * diff:+.1f}", interval,
             "-" if d["p"] is None else f"{d['p']:.3g}", "yes" if d["significant"] else "no"]
 
 
@@ -367,10 +374,8 @@ def compare_text(summary: dict) -> str:
     a, b = summary["ruleset"], summary["compare"]["ruleset"]
     rows = []
     for c, d in summary["compare"]["difference"].items():
-        diff = d["difference"]
         rows.append([_name(summary, c), d["pairs"], _percent(d["rate_a"]), _percent(d["rate_b"]),
-                     "-" if diff is None else f"{100 * diff:+.1f}",
-                     "" if not d["ci95"] else f"{100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f}",
+                     *_difference(d)[:2],
                      "-" if d["p"] is None else f"{d['p']:.3g}",
                      "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
                      "yes" if d["significant"] else "no"])
