@@ -241,6 +241,12 @@ def _module_of(plugin) -> str:
     return type(plugin).__module__
 
 
+def shipped(plugin) -> bool:
+    """Whether a registered plugin object is one of this package's own (trusted: its errors
+    are the engine's, not a house rule's)."""
+    return _module_of(plugin).startswith(SHIPPED_PREFIX)
+
+
 # --------------------------------------------------------------------------- the manager
 
 class Registry:
@@ -574,8 +580,7 @@ class Rules:
     provision_texts: dict = attrs.field(init=False)
 
     def __attrs_post_init__(self):
-        self.trusted = frozenset(name for plugin, name in self.names.items()
-                                 if _module_of(plugin).startswith(SHIPPED_PREFIX))
+        self.trusted = frozenset(name for plugin, name in self.names.items() if shipped(plugin))
         self.hook = self.pm.hook
         kind_types: dict = {}
         for atype in self.types.values():

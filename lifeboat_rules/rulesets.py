@@ -20,7 +20,7 @@ from .content import BUILTIN_DIR, base_content, content_problems, deep_merge, ne
 from .errors import ContentError
 from .plugins import (BASE_PLUGINS, Registry, Rules, check_action_types, check_effects,
                       check_markers, check_options, check_stages, defined_somewhere,
-                      import_plugin, origin, unique)
+                      import_plugin, origin, shipped, unique)
 from .records import Phase, short
 from .yamlio import check_json_like, line_of, parse_yaml, path_tokens, read_yaml
 
@@ -283,9 +283,14 @@ def build(flat: dict, where: str, chain=()) -> Ruleset:
     markers = unique(registry, registry.collect("lifeboat_markers", check_markers), "marker",
                      lambda marker: marker.name)
     content, found = content_problems(raw, set(effects), set(markers), defined_somewhere)
+    # a place no file of the ruleset wrote may come from a plugin's hook: name the candidates
+    changers = [registry.plugin_name(impl) for impl in registry.implementations("lifeboat_content")
+                if not shipped(impl.plugin)]
+    merged = (f"merged content, after the lifeboat_content hook of {', '.join(changers)}"
+              if changers else "merged content")
     for path, message in found:
         registry.problems.append((_overrides_path(flat["overrides"], path) if flat["overrides"]
-                                  else f"{path} (merged content)", message))
+                                  else f"{path} ({merged})", message))
 
     declared: dict = {}   # options: declared by plugins; a later declaration wins
     for _, options in registry.collect("lifeboat_options", check_options):

@@ -324,3 +324,26 @@ def test_validate_names_a_file_whose_yaml_is_broken_for_what_it_is(tmp_path, cap
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"INVALID {path} (not read)"        # an audit read "(?)" as a fault of ours
     assert "line 3, column 1" in out[1] and "given twice" in out[1]
+
+
+def test_content_a_plugin_broke_names_the_plugins_that_change_content(tmp_path, monkeypatch):
+    # an audit's lifeboat_content hook set the water's count to "lots": the problem said
+    # "(merged content)" and no file of the ruleset holds it; the hook is where to look
+    (tmp_path / "lb_lots_of_water.py").write_text(textwrap.dedent("""\
+        from lifeboat_rules import hookimpl
+
+
+        @hookimpl
+        def lifeboat_content(content):
+            content["provisions"]["water"]["count"] = "lots"
+        """), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = write(tmp_path, "lots.yaml", """\
+        name: lots
+        extends: classic
+        plugins: [lb_lots_of_water]
+        """)
+    (problem,) = refused(lr.load_ruleset, path).details
+    assert problem.path is not None and problem.path.startswith("provisions.water.count")
+    assert "lifeboat_content hook of plugin:lb_lots_of_water" in problem.path
+    assert "'lots' is not of type 'integer'" in problem.message
