@@ -288,7 +288,13 @@ class Registry:
         return not unmarked
 
     def _verdict(self, plugin, name: str, exc: pluggy.PluginValidationError) -> str:
-        return f"plugin {name!r}: {_one_line(exc)}{_hint(exc)}{self._facts(plugin, exc)}"
+        # pluggy names the plugin by its repr ("<module 'x' from '...'>"): the module's name
+        # reads better, and the file comes with the facts
+        said = re.sub(r"<module '([\w.]+)'(?: from '[^']*')?>", r"\1", _one_line(exc))
+        hint, facts = _hint(exc), self._facts(plugin, exc)
+        if hint and facts.startswith("; "):      # after a question: a new sentence
+            facts = " " + facts[2:]
+        return f"plugin {name!r}: {said}{hint}{facts}"
 
     def _invalid_each(self, plugin, name: str) -> list:
         """pluggy's verdict on each hook implementation of a plugin it refused, one at a time

@@ -304,6 +304,8 @@ def test_an_unknown_hook_name(plugin):
     assert f"plugin 'plugin:{name}'" in text and "unknown hook 'lifeboat_contnet'" in text
     assert "did you mean 'lifeboat_content'" in text
     assert info.value.path == "plugins[0]"
+    # the module by its name (an audit read pluggy's "<module 'x'>"), and no stray "?;"
+    assert f"in plugin {name};" in text and "<module" not in text and "?;" not in text
 
 
 def test_a_wrapper_that_is_not_a_generator(plugin):
