@@ -18,6 +18,7 @@ the game's fixed action space (``ActionSpace``).
 
 from __future__ import annotations
 
+import difflib
 from bisect import bisect_right
 from itertools import chain, count
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -160,7 +161,10 @@ def parse(game, action) -> tuple[ActionType, str, tuple]:
         raise Malformed("the action has no 'type'", "type", None)
     atype = rules.types.get(kind) if type(kind) is str else None
     if atype is None:
-        raise Malformed(f"unknown action type {short(kind)} (known: {', '.join(sorted(rules.types))})", "type", kind)
+        close = difflib.get_close_matches(kind, list(rules.types), n=1) if type(kind) is str else []
+        meant = f"did you mean {close[0]!r}? " if close else ""
+        raise Malformed(f"unknown action type {short(kind)} ({meant}known: {', '.join(sorted(rules.types))})",
+                        "type", kind)
     by = action.get("by")
     if by is None:
         raise Malformed("the action has no 'by' (the character taking it)", "by", None)

@@ -347,3 +347,18 @@ def test_content_a_plugin_broke_names_the_plugins_that_change_content(tmp_path, 
     assert problem.path is not None and problem.path.startswith("provisions.water.count")
     assert "lifeboat_content hook of plugin:lb_lots_of_water" in problem.path
     assert "'lots' is not of type 'integer'" in problem.message
+
+
+def test_a_scenarios_misspelt_character_and_action_type_get_the_names_meant(tmp_path, capsys):
+    path = write(tmp_path, "typos.yaml", """\
+        name: typos
+        setup:
+          seats: [the_captian, lady_lauren, frenchy, the_kid]
+        """)
+    capsys.readouterr()
+    assert cli_main(["check", path]) == 1
+    out = capsys.readouterr().out
+    assert "line 3: setup.seats[0]: unknown character 'the_captian'; did you mean 'the_captain'?" in out
+    with pytest.raises(lr.IllegalAction) as refused_action:
+        lr.new_game("classic", players=4, seed=1).apply({"by": "lady_lauren", "type": "robb"})
+    assert "unknown action type 'robb' (did you mean 'rob'?" in str(refused_action.value)

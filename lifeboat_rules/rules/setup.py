@@ -82,7 +82,7 @@ def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> 
     for index, who in enumerate(seats + lost):
         key = f"seats[{index}]" if index < len(seats) else f"lost[{index - len(seats)}]"
         if who not in content.characters:
-            problem(key, f"unknown character {who!r}")
+            problem(key, f"unknown character {who!r}; {did_you_mean(str(who), content.characters)}")
     first_place: dict = {}
     for index, who in enumerate(seats + lost):   # one character to a seat, one seat each
         key = f"seats[{index}]" if index < len(seats) else f"lost[{index - len(seats)}]"
