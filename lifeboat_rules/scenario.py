@@ -45,7 +45,10 @@ class Outcome:
 
 
 class ScenarioFailure(Exception):
-    pass
+    """A scenario that does not hold; ``place``: the part of it that failed (``steps[2]``,
+    ``expect``), for the line it is written on."""
+
+    place: str | None = None
 
 
 def scenario_files(paths: Iterable[str]) -> list[str]:
@@ -96,13 +99,21 @@ def run(scenario: Scenario) -> Outcome:
     try:
         _run(scenario)
     except ScenarioFailure as exc:
-        return Outcome(scenario, scenario.name, False, f"{exc} ({scenario.where})")
+        return Outcome(scenario, scenario.name, False, f"{exc} ({_where_failed(scenario, exc.place)})")
     except ContentError as exc:
         return Outcome(scenario, scenario.name, False, f"invalid: {exc}")
     except PluginError as exc:     # a plugin raised while the position was set up
         return Outcome(scenario, scenario.name, False,
                        f"setting up the position: {exc}{_raised_at(exc)} ({scenario.where})")
     return Outcome(scenario, scenario.name, True)
+
+
+def _where_failed(scenario: Scenario, place: str | None) -> str:
+    """The scenario's file (and index), with the line of the part that failed when known."""
+    if not place or not scenario.file:
+        return scenario.where
+    found = line_of(scenario.file, f"{scenario.prefix}.{place}".replace(".[", "[") if scenario.prefix else place)
+    return f"{scenario.where}, line {found}" if found is not None else scenario.where
 
 
 def _raised_at(exc: PluginError) -> str:
@@ -142,22 +153,34 @@ def _run(scenario: Scenario) -> None:
     data = scenario.data
     game = game_for(scenario)
     for number, step in enumerate(data.get("steps", []), start=1):
-        if "expect" in step:
-            _check(game, step["expect"], f"step {number}: ")
-        elif "illegal" in step:
-            _illegal(game, step["illegal"], number)
-        elif "pass" in step:
-            _pass(game, step["pass"], number)
-        else:
-            try:
-                game.apply(step)
-            except PluginError as exc:     # not a refusal by the rules: a plugin that failed
-                raise ScenarioFailure(f"step {number}: {_brief(step)} made a plugin fail: "
-                                      f"{exc}{_raised_at(exc)}") from None
-            except IllegalAction as exc:
-                raise ScenarioFailure(f"step {number}: {_brief(step)} was refused: {exc}") from None
+        try:
+            _step(game, step, number)
+        except ScenarioFailure as exc:
+            exc.place = f"steps[{number - 1}]"
+            raise
     if "expect" in data:
-        _check(game, data["expect"], "")
+        try:
+            _check(game, data["expect"], "")
+        except ScenarioFailure as exc:
+            exc.place = "expect"
+            raise
+
+
+def _step(game, step: dict, number: int) -> None:
+    if "expect" in step:
+        _check(game, step["expect"], f"step {number}: ")
+    elif "illegal" in step:
+        _illegal(game, step["illegal"], number)
+    elif "pass" in step:
+        _pass(game, step["pass"], number)
+    else:
+        try:
+            game.apply(step)
+        except PluginError as exc:     # not a refusal by the rules: a plugin that failed
+            raise ScenarioFailure(f"step {number}: {_brief(step)} made a plugin fail: "
+                                  f"{exc}{_raised_at(exc)}") from None
+        except IllegalAction as exc:
+            raise ScenarioFailure(f"step {number}: {_brief(step)} was refused: {exc}") from None
 
 
 def _brief(action) -> str:

@@ -362,3 +362,23 @@ def test_a_scenarios_misspelt_character_and_action_type_get_the_names_meant(tmp_
     with pytest.raises(lr.IllegalAction) as refused_action:
         lr.new_game("classic", players=4, seed=1).apply({"by": "lady_lauren", "type": "robb"})
     assert "unknown action type 'robb' (did you mean 'rob'?" in str(refused_action.value)
+
+
+def test_a_failing_step_or_expectation_is_given_with_its_line(tmp_path, capsys):
+    path = write(tmp_path, "lines.yaml", """\
+        - name: a
+          setup:
+            seats: [the_captain, lady_lauren, frenchy, the_kid]
+          steps:
+            - expect: {damage: {the_kid: 0}}
+            - expect: {damage: {the_kid: 3}}
+        - name: b
+          setup:
+            seats: [the_captain, lady_lauren, frenchy, the_kid]
+          expect: {damage: {the_kid: 2}}
+        """)
+    capsys.readouterr()
+    assert cli_main(["check", path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(f"expected 3, got 0 ({path}[0], line 6)")
+    assert out[1].endswith(f"expected 2, got 0 ({path}[1], line 10)")
