@@ -347,7 +347,7 @@ def test_a_games_table_talk_is_kept_up_to_its_limit_also_after_a_restart(tmp_pat
     again.store.close()
 
 
-def test_table_talk_is_one_line_without_reordering_marks():
+def test_table_talk_is_one_line_without_reordering_marks(tmp_path):
     assert clean_text("  a\nb\tc\x07 \u202eevil\u202c  ") == "a b c evil"
     assert clean_text("小孩：来换座位吗？") == "小孩：来换座位吗？"
     # the other marks that reorder text, and every other invisible format character
@@ -355,6 +355,16 @@ def test_table_talk_is_one_line_without_reordering_marks():
                  "\U000e0041", "\U000e007f", "\ufff9", "\ufffb", "\x85"):
         assert clean_text(f"a{mark}b") == "ab", hex(ord(mark))
     assert clean_text("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"       # the joiners stay
+    # a line that shows nothing is no message (an audit said five joiners alone)
+    now = [0.0]
+    hall = Hall(Store(str(tmp_path / "t.sqlite3")), clock=lambda: now[0])
+    host = hall.enter(hall.create("classic", 4, "en", ["link"] * 4, 1)["host"])
+    for nothing in ("\u200d" * 5, "\u200c\u0301\u0301", " \u200d "):
+        with pytest.raises(Refusal) as refused:
+            hall.say(host, None, nothing)
+        assert refused.value.code == "chat"
+    assert hall.say(host, None, "\u200d!")["text"] == "\u200d!"
+    hall.store.close()
     assert clean_text("می\u200cخواهم") == "می\u200cخواهم"
     assert clean_text("ệ" + "e\u0323\u0302") == "ệe\u0323\u0302"      # marks a language needs
     assert clean_text("e" + "\u0301" * 50 + "x") == "e" + "\u0301" * 4 + "x"  # not a tower of them
@@ -455,6 +465,37 @@ def test_a_game_whose_people_all_ran_out_of_time_is_one_of_bots_only_until_one_c
     assert game_id not in hall.store.sweep(unplayed_before=now[0], bots_done_before=now[0] + 10 ** 6,
                                            keep_bots_done=0)
     assert hall.enter(tokens[first]).game_id == game_id
+    hall.store.close()
+
+
+def test_turn_timers_never_make_a_game_of_bots_only_past_the_limit(tmp_path):
+    """An audit created games of 4 links with a 1-second timer and never opened them: every
+    seat went to a bot, and more games of bots only ran at once than ``bots_only_games``.
+    The last person's seat stays theirs while the limit is reached (the game waits, its timer
+    starting again), and goes to the bot once a game of bots only has ended."""
+    now = [100.0]
+    hall = link_hall(tmp_path, now, max_bot_games=1)
+    bots = hall.create("classic", 4, "en", ["bot:random"] * 4, 5)["game"]      # the one allowed
+    game_id = hall.create("classic", 4, "en", ["link"] * 4, 3, timer=30)["game"]
+    table = hall.table(game_id)
+    assert hall.store.count_open_games(bots_only=True) == 1
+    for _ in range(50):
+        now[0] += 31.0
+        hall.run_due(game_id)
+        people = [s for s, e in table.seats.items() if e["controller"] != "bot"]
+        assert people, "the limit was passed"
+        if len(people) == 1 and people[0] in table.pending_since:
+            break
+        play_bots(hall, game_id)
+    (last,) = [s for s, e in table.seats.items() if e["controller"] != "bot"]
+    assert hall.run_due(game_id) is False and table.seats[last]["controller"] == "link"
+    assert hall.due(game_id) == now[0] + 30            # waits a whole timer again, no busy loop
+    assert hall.store.count_open_games(bots_only=True) == 1
+    play_bots(hall, bots)                              # the game of bots only ends
+    assert hall.table(bots).game.over and hall.store.count_open_games(bots_only=True) == 0
+    now[0] += 31.0
+    assert hall.run_due(game_id) is True and table.seats[last]["controller"] == "bot"
+    assert hall.store.count_open_games(bots_only=True) == 1
     hall.store.close()
 
 

@@ -494,10 +494,14 @@ class Hall:
         self._track(table)
         return {"game": game_id, "host": host}
 
+    def _bots_only_full(self) -> bool:
+        """Whether a game more of bots only would pass ``max_bot_games`` (one created so, one
+        its host makes so, one its people's timers would make so)."""
+        return self.store.count_open_games(bots_only=True) >= self.max_bot_games
+
     def _check_bots_only_limit(self) -> None:
-        """``limit`` if a game more of bots only (created so, or made so by its host) would
-        pass ``max_bot_games``."""
-        if self.store.count_open_games(bots_only=True) >= self.max_bot_games:
+        """``limit`` if a game more of bots only would pass ``max_bot_games``."""
+        if self._bots_only_full():
             raise Refusal("limit", f"{self.max_bot_games} games of bots only are already being "
                           "played on this server")
 
@@ -699,7 +703,7 @@ class Hall:
             if bot not in bots.bot_names():
                 raise Refusal("bad_request", f"bots: {', '.join(bots.bot_names())}")
             if (not table.game.over and table.seats[seat]["controller"] != "bot"
-                    and all(e["controller"] == "bot" for s, e in table.seats.items() if s != seat)):
+                    and self._would_be_bots_only(table, seat)):
                 self._check_bots_only_limit()     # the last person's seat: a game of bots only
             self.store.set_seat(table.game_id, seat, "bot", bot, None)
             table.seats[seat].update(controller="bot", bot=bot)
@@ -744,6 +748,11 @@ class Hall:
     def _person(table: Table, seat: str) -> bool:
         return table.seats[seat]["controller"] in ("link", "host")
 
+    @staticmethod
+    def _would_be_bots_only(table: Table, seat: str) -> bool:
+        """Whether handing ``seat`` to a bot leaves no seat of the game to a person."""
+        return all(e["controller"] == "bot" for s, e in table.seats.items() if s != seat)
+
     def timed(self, game_id: str) -> bool:
         """Whether the game has a turn timer or a seat that asked "pass for me": the only games
         with anything timed. Cheap, and safe from the event loop's thread (it reads two
@@ -782,6 +791,12 @@ class Hall:
             late = [seat for seat, (_, since) in table.pending_since.items()
                     if self._person(table, seat) and since + table.timer <= now]
             for seat in late:
+                if self._would_be_bots_only(table, seat) and self._bots_only_full():
+                    # the last person's seat would make one game of bots only too many (an
+                    # audit ran games of bots only past the limit with 1-second timers): the
+                    # seat stays its player's, the game waits, and its timer starts again
+                    table.pending_since[seat] = (table.pending_since[seat][0], now)
+                    continue
                 was = table.seats[seat]["controller"]
                 self.store.hand_to_bot(game_id, seat, TIMEOUT_BOT, was)
                 table.seats[seat].update(controller="bot", bot=TIMEOUT_BOT)
@@ -829,7 +844,7 @@ class Hall:
         if type(text) is not str:
             raise Refusal("chat", "text must be a string")
         text = clean_text(text)
-        if not 1 <= len(text) <= MAX_CHAT:
+        if not 1 <= len(text) <= MAX_CHAT or not visible(text):
             raise Refusal("chat", f"1 to {MAX_CHAT} characters")
         table = self.table(pass_.game_id)
         if len(table.chat) >= MAX_CHAT_PER_GAME:
@@ -983,6 +998,12 @@ def nothing_to_play(game, seat: str) -> bool:
 # and the interlinear annotations: dropped, with control characters and lone surrogates.
 _JOINERS = {0x200C, 0x200D}
 MAX_MARKS = 4       # combining marks kept on one character (the rest pile up over the lines)
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a letter, a digit, a punctuation mark or a symbol (a
+    line of joiners, combining marks and spaces alone reads as nothing)."""
+    return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
 
 
 def clean_text(text: str) -> str:
