@@ -462,6 +462,9 @@ def test_a_game_whose_people_all_ran_out_of_time_is_one_of_bots_only_until_one_c
         hall.run_due(game_id)
         play_bots(hall, game_id)
     assert bots_only() == 1
+    with pytest.raises(Refusal) as refused:                   # nothing left to take back
+        hall.take_back(hall.enter(tokens[first]))
+    assert refused.value.code == "over"
     assert game_id not in hall.store.sweep(unplayed_before=now[0], bots_done_before=now[0] + 10 ** 6,
                                            keep_bots_done=0)
     assert hall.enter(tokens[first]).game_id == game_id

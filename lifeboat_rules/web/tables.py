@@ -825,6 +825,8 @@ class Hall:
     def take_back(self, pass_: Pass) -> None:
         """The player of a seat whose timer ran out takes it back from the bot."""
         table = self.table(pass_.game_id)
+        if table.game.over:
+            raise Refusal("over")          # nothing is left to play
         seat = pass_.seats[0] if pass_.role == "seat" else None
         if seat is None or seat not in table.timed_out or table.seats[seat]["controller"] != "bot":
             raise Refusal("bad_request", "only a seat a bot took over when its time ran out")
