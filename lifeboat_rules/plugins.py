@@ -215,9 +215,9 @@ def plugin_folders(names) -> list[str]:
     has them) outside this package were imported from, in order."""
     folders: list[str] = []
     for plugin in names:
-        module_name = _module_of(plugin)
-        if module_name == "lifeboat_rules" or module_name.startswith(SHIPPED_PREFIX):
+        if shipped(plugin):
             continue
+        module_name = _module_of(plugin)
         top = sys.modules.get(module_name.split(".", 1)[0])
         file = getattr(top, "__file__", None)
         if file:
@@ -244,7 +244,8 @@ def _module_of(plugin) -> str:
 def shipped(plugin) -> bool:
     """Whether a registered plugin object is one of this package's own (trusted: its errors
     are the engine's, not a house rule's)."""
-    return _module_of(plugin).startswith(SHIPPED_PREFIX)
+    module_name = _module_of(plugin)
+    return module_name == "lifeboat_rules" or module_name.startswith(SHIPPED_PREFIX)
 
 
 # --------------------------------------------------------------------------- the manager
