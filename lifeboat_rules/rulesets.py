@@ -87,10 +87,13 @@ def _read(source, base_dir: str) -> tuple[dict, str, str, str | None]:
     return read_yaml(path), path, os.path.dirname(path), path
 
 
-def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None) -> tuple[dict, str]:
+def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None,
+             deferred: list | None = None) -> tuple[dict, str]:
     """The flattened definition of a ruleset and where it is; ``chain`` gets the (where,
     definition) of every file of the ``extends`` chain, the ruleset's own first (to find the
-    line a problem comes from)."""
+    line a problem comes from). With ``deferred``, keys of the ruleset's own file that the
+    schema does not allow go there (with their lines) and are left out, so that the rest is
+    still checked (``build`` reports them all at once)."""
     spec, where, folder, identity = _read(source, base_dir)
     if spec is None:
         spec = {}
@@ -99,7 +102,12 @@ def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None) -> t
     check_json_like(spec, where)
     # a file's problems come with their lines (a built-in ruleset or a mapping has none)
     is_file = identity is not None and not identity.startswith("builtin:")
-    schemas.check("ruleset", spec, where, file=where if is_file else None)
+    found, usable = schemas.unknown_keys_apart("ruleset", spec, where if is_file else None)
+    if found and (deferred is None or usable is None):
+        schemas.raise_problems(found, where)
+    if found:
+        deferred.extend(found)
+        spec = usable
     if chain is not None:
         chain.append((where, spec))
     if identity is not None and identity in seen:
@@ -216,9 +224,10 @@ def _new_things(raw: dict, overrides: dict, chain) -> tuple[dict, list]:
     return kept, [(f"overrides.{path}", message) for path, message in found]
 
 
-def build(flat: dict, where: str, chain=()) -> Ruleset:
+def build(flat: dict, where: str, chain=(), deferred=()) -> Ruleset:
     """Register the plugins of a flattened ruleset and build its rules; every problem found
-    is reported in one ``ContentError``, each with its file and line where it has one."""
+    is reported in one ``ContentError``, each with its file and line where it has one, after
+    the ``deferred`` ones (the unknown keys ``_flatten`` left out)."""
     registry = Registry()
     for module_name in BASE_PLUGINS:
         registry.register(importlib.import_module(module_name),
@@ -327,13 +336,17 @@ def build(flat: dict, where: str, chain=()) -> Ruleset:
                                       "of (Phase, begin) pairs (implemented by "
                                       f"{', '.join(implementers)})"))
     problems = registry.problems
-    if problems:
+    if problems or deferred:
         if failed_plugins:
             note = " (found without the plugins that failed to load)"
             problems[failed_plugins:] = [(path, message + note)
                                          for path, message in problems[failed_plugins:]]
-        schemas.raise_problems([(place, message, _line(place, where, chain))
-                                for place, message in problems], where, registry.culprit)
+        if deferred:
+            problems = [(path, message + " (found without the unknown keys above)")
+                        for path, message in problems]
+        schemas.raise_problems(list(deferred) + [(place, message, _line(place, where, chain))
+                                                 for place, message in problems],
+                               where, registry.culprit)
     rules = Rules(registry.pm, content, options, registry.names, types, effects, stages, markers,
                   [(Phase(name), begin) for name, begin in phases])
     return Ruleset(flat["name"], flat, rules, where)
@@ -387,7 +400,10 @@ _MAPPINGS: dict = {}
 
 def _load(source: Any, base_dir: str) -> Ruleset:
     chain: list = []
-    flat, where = _flatten(source, base_dir, (), chain)
+    deferred: list = []
+    flat, where = _flatten(source, base_dir, (), chain, deferred)
+    if deferred:
+        build(flat, where, chain, deferred)      # raises: every problem at once
     key = json.dumps(flat, sort_keys=True)
     cached = _CACHE.get(key)
     if cached is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 import json
@@ -205,6 +206,35 @@ def problems(name: str, document: Any, prefix: str = "", file: str | None = None
     found = _entries(validator(name).iter_errors(document), name, prefix)
     found.sort(key=lambda item: item[0])
     return _with_lines(found, file)
+
+
+def unknown_keys_apart(name: str, document: Any, file: str | None = None) -> tuple:
+    """``(problems, usable)``: the schema problems of ``document`` (as ``problems`` gives
+    them) and, when every one is a key the schema does not allow, a copy of the document
+    without those keys, whose other parts can still be checked (so that an author's typo does
+    not hide the rest of what is wrong); ``usable`` is None when other problems are among them
+    ([] and the document itself when it is valid)."""
+    check_against = validator(name)
+    errors = list(check_against.iter_errors(document))
+    if not errors:
+        return [], document
+    found = problems(name, document, "", file)
+    places = []
+    for error in errors:
+        for located in _located(error):
+            if located.context or not (located.validator == "additionalProperties"
+                                       and located.validator_value is False
+                                       and isinstance(located.instance, dict)):
+                return found, None
+            places.append((list(located.absolute_path), _unexpected(located)))
+    usable = copy.deepcopy(document)
+    for at, keys in places:
+        node = usable
+        for part in at:
+            node = node[part]
+        for key in keys:
+            node.pop(key, None)
+    return found, (usable if check_against.is_valid(usable) else None)
 
 
 def check(name: str, document: Any, where: str, prefix: str = "", file: str | None = None) -> None:

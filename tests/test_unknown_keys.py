@@ -110,6 +110,45 @@ def test_a_misspelt_key_of_an_overrides_section(tmp_path):
     assert "did you mean 'provisions'?" in str(exc)
 
 
+def test_an_unknown_top_key_does_not_hide_what_is_wrong_elsewhere(tmp_path, capsys):
+    # an author fixing a typo should not find the next problem only on the next run: the
+    # unknown key is set aside and the rest of the ruleset is still checked (docs/house-rules.md,
+    # "When something is wrong": everything at once)
+    path = write(tmp_path, "both.yaml", """\
+        name: both
+        colour: red
+        plugins: [sharks]
+        overrides:
+          provisions:
+            water: {cont: 12}
+        """)
+    exc = refused(lr.load_ruleset, path)
+    by_path = {problem.path: problem for problem in exc.details}
+    assert by_path["colour"].line == 2
+    assert "overrides.provisions.water.cont" in by_path, by_path
+    assert by_path["overrides.provisions.water.cont"].line == 6
+    assert any("sharks" in problem.message and "shark" in problem.message.replace("sharks", "")
+               for problem in exc.details), [p.message for p in exc.details]
+    # the unknown key comes first; what was found after setting it aside says so
+    assert exc.details[0].path == "colour"
+    assert all("without the unknown keys above" in problem.message
+               for problem in exc.details[1:])
+    lines = validated(path, capsys)
+    assert any("line 2: colour" in line for line in lines), lines
+    assert any("line 6: overrides.provisions.water.cont" in line for line in lines), lines
+
+
+def test_an_unknown_key_beside_a_wrong_value_is_reported_with_it(tmp_path):
+    # a wrong value is a schema problem too: both come in one error, as before
+    path = write(tmp_path, "two.yaml", """\
+        name: two
+        colour: red
+        plugins: shark
+        """)
+    exc = refused(lr.load_ruleset, path)
+    assert {problem.path for problem in exc.details} == {"colour", "plugins"}
+
+
 # --------------------------------------------------------------------------- content files
 
 def test_a_misspelt_key_of_a_content_file_has_its_line(tmp_path, capsys):
