@@ -91,3 +91,12 @@ def test_web_sockets_prints_the_socket_layer_by_way_of_sending():
     assert {("starlette+timeout", "asyncio"), ("direct+timeout", "asyncio"), ("direct", "asyncio"),
             ("sender-tasks", "asyncio")} <= ways, out
     assert rows[0][5] == "1.00", out
+
+
+def test_web_store_prints_what_a_group_commit_would_save():
+    """benchmarks/web_store.py: a move's write to the table's file, alone and grouped (web extra)."""
+    pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
+    out = run("benchmarks/web_store.py", "--games", "2", "--moves", "20", "--runs", "1")
+    for way in ("Store.save_moves", "a transaction a move", "2 moves a transaction"):
+        assert way in out, (way, out)
+    assert "a group commit of 2 moves would save" in out
