@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
+import subprocess
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -42,6 +45,38 @@ def test_ci_runs_the_readme_test_command():
     # the browser tests run in CI, never skipped there
     assert any("apt-get install" in line and "chromium" in line for line in ci_lines)
     assert "export LIFEBOAT_REQUIRE_BROWSER=1" in ci_lines
+    assert "export LIFEBOAT_NO_SKIPS=1" in ci_lines       # nor any other test (tests/conftest.py)
+
+
+def test_a_skip_fails_where_no_test_may_skip(tmp_path):
+    """tests/conftest.py's guard: with LIFEBOAT_NO_SKIPS=1 a skipped test fails, naming why it
+    skipped; without it, it skips; an expected failure stays one."""
+    (tmp_path / "conftest.py").write_text(
+        "import importlib.util\n"
+        f"spec = importlib.util.spec_from_file_location('suite_conftest', {str(ROOT / 'tests' / 'conftest.py')!r})\n"
+        "suite = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(suite)\n"
+        "pytest_runtest_makereport = suite.pytest_runtest_makereport\n", encoding="utf-8")
+    (tmp_path / "test_one.py").write_text(
+        "import pytest\n"
+        "def test_skips():\n    pytest.skip('no frobnicator here')\n"
+        "@pytest.mark.xfail(reason='known')\ndef test_expected_to_fail():\n    assert False\n"
+        "def test_passes():\n    pass\n", encoding="utf-8")
+
+    def pytest_in(env_value):
+        env = {k: v for k, v in os.environ.items() if k != "LIFEBOAT_NO_SKIPS"}
+        if env_value is not None:
+            env["LIFEBOAT_NO_SKIPS"] = env_value
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:xdist", "-p", "no:randomly", str(tmp_path)],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+    guarded = pytest_in("1")
+    assert guarded.returncode == 1, guarded.stdout
+    assert "1 failed, 1 passed, 1 xfailed" in guarded.stdout, guarded.stdout
+    assert "LIFEBOAT_NO_SKIPS=1" in guarded.stdout and "no frobnicator here" in guarded.stdout
+    free = pytest_in(None)
+    assert free.returncode == 0 and "1 passed, 1 skipped, 1 xfailed" in free.stdout, free.stdout
 
 
 def test_readme_starts_the_web_table_in_one_command():
