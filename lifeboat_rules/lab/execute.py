@@ -4,6 +4,7 @@ adds them up in the same order and gets the same summary."""
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import sys
 from collections import deque
@@ -52,6 +53,14 @@ def _in_order(submit, tasks: list, window: int):
 def _on_processes(plan, jobs: int, chunk: int | None):
     # spawn, not fork: the parent may run threads (the progress bar) that fork would copy
     # half-way; workers import the package afresh, as they will on every platform
+    script = _importing_main_again()
+    if script is not None:
+        # a worker importing the script that runs the study at its top level: stop before
+        # any pool's queues exist (their semaphores would outlive this worker, and the
+        # resource tracker would warn about them after the parent's error)
+        raise RuntimeError(f"this worker process of the lab runs {script} again as it starts, "
+                           "and the script starts a study at its top level: put that under "
+                           "`if __name__ == \"__main__\":` (docs/balance.md, From Python)")
     context = multiprocessing.get_context("spawn")
     data = plan.to_dict()
     try:
@@ -60,6 +69,18 @@ def _on_processes(plan, jobs: int, chunk: int | None):
                                  chunks(plan.games, jobs, chunk), jobs * IN_FLIGHT)
     except BrokenProcessPool:
         raise RuntimeError(_broken_workers()) from None
+
+
+def _importing_main_again() -> str | None:
+    """The script, when this is a spawned process running its parent's script again as it
+    starts (the script's top level, run as ``__mp_main__``, multiprocessing's name for it then,
+    is up the stack); else None."""
+    frame = inspect.currentframe()
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__mp_main__":
+            return str(frame.f_globals.get("__file__") or "the script")
+        frame = frame.f_back
+    return None
 
 
 def _broken_workers() -> str:
