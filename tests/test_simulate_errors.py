@@ -92,3 +92,30 @@ def test_keep_going_shows_the_failed_games_in_the_report(buggy, capsys, tmp_path
     assert "failed:" in (report / "index.html").read_text()
     rows = [json.loads(line) for line in (report / "games.jsonl").read_text().splitlines()]
     assert sum("failed" in row for row in rows) == summary["failed"]["games"]
+
+
+def test_a_game_that_does_not_end_stops_the_study_without_a_traceback(monkeypatch, capsys):
+    # An audit's house rule took every seagull off the navigation cards: a lone survivor rowed
+    # for ever and `simulate` ended in a traceback. A game still going after the lab's limit
+    # of moves (made small here: no game of the classic ruleset ends in 40) is a failure
+    # like a plugin's, with its seed, round and replay command.
+    from lifeboat_rules.lab import runner
+
+    monkeypatch.setattr(runner, "MAX_DECISIONS", 40)
+    status = cli_main(["simulate", "--ruleset", "classic", "--games", "3", "--players", "4",
+                       "--seed", "5", "--bots", "random"])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
+    assert re.search(r"the game with seed 5 of classic did not end: still going in round \d+ "
+                     r"after 40 moves", err)
+    replay = shlex.split(re.search(r"replay that game with: (.*)", err).group(1))
+    assert replay[:2] == ["lifeboat-rules", "simulate"] and "--seed" in replay
+    status = cli_main(["simulate", "--ruleset", "classic", "--games", "3", "--players", "4",
+                       "--seed", "5", "--bots", "random", "--keep-going", "--json"])
+    captured = capsys.readouterr()
+    assert status == 0
+    failed = [json.loads(line)["failed"] for line in captured.out.splitlines()]
+    assert len(failed) == 3
+    assert all(f["endless"] is True and f["moves"] == 40 and f["plugin"] is None and f["replay"]
+               for f in failed)
+    assert "failed: 3 game(s) stopped by a plugin error or never ending" in captured.err

@@ -91,8 +91,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(game.feed(None): one sentence per move, no hidden card "
                              "named; in this process)")
     parser.add_argument("--keep-going", action="store_true",
-                        help="count the games a plugin error stops (in the summary and the "
-                             "report, each with its seed and replay command) instead of "
+                        help="count the games a plugin error stops or that never end (in the "
+                             "summary and the report, each with its seed and replay command) instead of "
                              "stopping at the first")
     parser.add_argument("--chunk", type=int, default=None, help=argparse.SUPPRESS)
 

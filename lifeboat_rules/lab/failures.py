@@ -16,8 +16,9 @@ from ..plugins import origin, plugin_folders
 
 
 class GameFailed(Exception):
-    """A plugin raised while a game was played: ``failure`` says which game, where and what
-    (seed, round, the action being applied or who was choosing, the plugin, its error)."""
+    """A plugin raised while a game was played, or the game did not end: ``failure`` says
+    which game, where and what (seed, round, the action being applied or who was choosing,
+    the plugin, its error; for a game that did not end, ``endless`` and ``moves``)."""
 
     def __init__(self, failure: dict):
         super().__init__(failure_text(failure))
@@ -27,6 +28,14 @@ class GameFailed(Exception):
 def failure_text(failure: dict) -> str:
     """What a person needs to find the bug: the game, the round, the action, the plugin, and
     the one command that plays that game again."""
+    if failure.get("endless"):
+        text = (f"the game with seed {failure['seed']} of {failure['ruleset']} did not end: still "
+                f"going in round {failure['round']} after {failure['moves']} moves (a house rule "
+                "may let a game go on for ever, say with no navigation card that shows a "
+                "seagull: play it with --verbose to see how)")
+        if failure.get("replay"):
+            text += f"\nreplay that game with: {failure['replay']}"
+        return text
     action = failure["action"]
     doing = (f"applying {json.dumps(action)}" if action is not None
              else f"listing the moves of {failure['choosing']}" if failure.get("choosing")
@@ -74,3 +83,12 @@ def failure(game, ruleset, players: int, seed: int, bots: list, action, characte
             "round": game.state.round if game is not None else 0, "action": action,
             "choosing": character if action is None else None, "plugin": exc.plugin,
             "error": str(exc) + (origin(exc.__cause__) if exc.__cause__ is not None else "")}
+
+
+def endless(game, ruleset, players: int, seed: int, bots: list, moves: int) -> dict:
+    """The record of a game still going after ``moves`` moves: a ruleset (or a plugin) under
+    which a game may never end, counted as a plugin's failure is."""
+    return {"seed": seed, "ruleset": ruleset.name, "players": players, "bots": list(bots),
+            "round": game.state.round, "action": None, "choosing": None, "plugin": None,
+            "endless": True, "moves": moves,
+            "error": f"the game did not end after {moves} moves"}

@@ -12,7 +12,7 @@ import math
 from .. import PluginError, load_ruleset, new_game
 from ..bots import make_bot
 from ..stages import Window
-from .failures import GameFailed, failure, replay_command
+from .failures import GameFailed, endless, failure, replay_command
 from .plan import with_holders
 from .restrict import Restricted
 
@@ -121,8 +121,7 @@ def play_game(ruleset, players: int, seed: int, bots: list, watch=None, count=()
             watch(game, game.log[shown:])
             shown = len(game.log)
         if steps >= MAX_DECISIONS:
-            raise RuntimeError(f"game {seed} of {ruleset.name} did not end after "
-                               f"{MAX_DECISIONS} moves")
+            raise GameFailed(endless(game, ruleset, players, seed, bots, MAX_DECISIONS))
         character = game.pending[0].by
         action = None
         try:

@@ -272,14 +272,14 @@ def _wrap(sentence: str) -> str:
 
 
 def failed_text(summary: dict) -> list:
-    """The games a plugin stopped, with the first one's replay command."""
+    """The games a plugin stopped or that did not end, with the first one's replay command."""
     failed = summary.get("failed") or {}
     if not failed.get("games"):
         return []
     seeds = ", ".join(str(f["seed"]) for f in failed["first"])
     more = ", ..." if failed["games"] > len(failed["first"]) else ""
-    lines = [f"failed: {failed['games']:,} game(s) stopped by a plugin error, left out of the "
-             f"numbers above (seeds {seeds}{more})", f"  first: {failure_text(failed['first'][0])}"]
+    lines = [f"failed: {failed['games']:,} game(s) stopped by a plugin error or never ending, "
+             f"left out of the numbers above (seeds {seeds}{more})", f"  first: {failure_text(failed['first'][0])}"]
     return lines
 
 
