@@ -143,6 +143,26 @@ def test_a_count_of_an_unknown_kind_is_refused():
         Plan.make("classic", count=["use:"])
 
 
+def test_a_kind_of_the_compared_ruleset_alone_is_counted(tmp_path, capsys):
+    """The kinds are those of every ruleset played (docs/balance.md, section 4): an audit's
+    house rule added a harpoon, and ``--count play:harpoon --compare`` it was refused because
+    the kinds were checked against the study's ruleset alone."""
+    harpoon = {"name": "harpoon-night", "extends": "classic",
+               "overrides": {"provisions": {"harpoon": {"name": "Harpoon", "count": 1, "weapon": 5}}}}
+    plan = Plan.make("classic", compare=harpoon, count=["play:harpoon"], games=2)
+    summary = run(plan)
+    assert summary["counts"]["play:harpoon"]["total"] == 0        # not dealt in classic
+    assert "play:harpoon" in summary["compare"]["summary"]["counts"]
+    with pytest.raises(ValueError, match="no provision kind 'harpon' in classic or harpoon-night "
+                                         r"\(did you mean 'harpoon'\?\); provision kinds: .*harpoon"):
+        Plan.make("classic", compare=harpoon, count=["play:harpon"])
+    with pytest.raises(ValueError, match="no provision kind 'harpoon' in classic;"):
+        Plan.make("classic", count=["play:harpoon"])
+    rig = lab_rigs.write(tmp_path, harpoon)
+    assert main(["simulate", "--games", "2", "--count", "play:harpoon", "--compare", rig]) == 0
+    assert "play:harpoon" in capsys.readouterr().out
+
+
 # The event types docs/api.md and the API spec name (its "Events" section, "at least").
 SPEC_EVENTS = ("damage", "status", "fight", "seagulls", "navigation", "phase", "game_over")
 

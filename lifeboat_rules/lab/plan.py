@@ -104,6 +104,8 @@ class Plan:
                 raise ValueError(f"--restrict: no action type {name!r} in {loaded[0].name}"
                                  + _nearest(name, types) + f"; action types: {', '.join(sorted(types))}")
         known, unsure = event_types(loaded)
+        kinds = provision_kinds(loaded)
+        played = " or ".join(dict.fromkeys(r.name for r in loaded))    # the rulesets looked at
         doubts = []
         for name in count:
             if not name or name.count(":") > 1 or not all(name.split(":")):
@@ -112,8 +114,7 @@ class Plan:
             if kind not in known:
                 # refused before any game is played: a misspelt type would count nothing
                 # for the whole run
-                message = (f"--count: no event type {kind!r} in "
-                           + " or ".join(dict.fromkeys(r.name for r in loaded))
+                message = (f"--count: no event type {kind!r} in {played}"
                            + _nearest(kind, known, 3) + f"; event types: {', '.join(sorted(known))}")
                 if not unsure:
                     raise ValueError(message)
@@ -123,10 +124,10 @@ class Plan:
                                         "the games may hold event types not listed here)")
             if ":" in name:
                 kind = name.split(":")[1]
-                provisions = loaded[0].content.provisions
-                if kind not in provisions:
-                    raise ValueError(f"--count: no provision kind {kind!r} in {loaded[0].name}"
-                                     + _nearest(kind, provisions))
+                if kind not in kinds:
+                    raise ValueError(f"--count: no provision kind {kind!r} in {played}"
+                                     + _nearest(kind, kinds)
+                                     + f"; provision kinds: {', '.join(sorted(kinds))}")
         order: list = []
         names: dict = {}
         for each in loaded:
@@ -218,6 +219,12 @@ def event_types(rulesets) -> tuple:
             if isinstance(table, dict) and isinstance(table.get("events"), dict):
                 types.update(k for k in table["events"] if isinstance(k, str))
     return frozenset(types), tuple(unsure)
+
+
+def provision_kinds(rulesets) -> frozenset:
+    """The provision kinds of every ruleset played: a kind of the compared ruleset (a house
+    rule's new card) is counted in each, as 0 where it is not dealt (docs/balance.md)."""
+    return frozenset(kind for ruleset in rulesets for kind in ruleset.content.provisions)
 
 
 def _nearest(word: str, known, n: int = 1) -> str:

@@ -9,14 +9,17 @@ they cover no bar."""
 from __future__ import annotations
 
 import io
+import itertools
 
 from matplotlib.figure import Figure    # no pyplot: no global state, no display needed
 
-from .tally import PARTS
+from .summary import all_part_names
 
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 BOT_COLOURS = {"random": "#7f7f7f", "heuristic": "#1f77b4", "search": "#d62728"}
 PART_COLOURS = {"survival": "#2ca02c", "treasure": "#bcbd22", "love": "#e377c2", "hate": "#7f7f7f"}
+# the parts a plugin adds, in turn: none of the base game's colours
+PLUGIN_PART_COLOURS = ("#17becf", "#ff7f0e", "#9467bd", "#8c564b", "#d62728", "#1f77b4")
 
 
 def _png(figure: Figure) -> bytes:
@@ -94,13 +97,17 @@ def score_parts(summary: dict) -> bytes:
     summaries = _summaries(summary)
     figure = Figure(figsize=(max(6, 1.1 * len(summary["parts"])) * len(summaries), 4))
     axes = figure.subplots(1, len(summaries), sharey=True, squeeze=False)[0]
+    # the parts of both rulesets, in one order and colour each, so that one legend serves
+    parts = all_part_names(summary)
+    added = itertools.cycle(PLUGIN_PART_COLOURS)
+    colours = {part: PART_COLOURS.get(part) or next(added) for part in parts}
     for ax, s, i in zip(axes, summaries, range(len(summaries))):
         names = list(s["parts"])
         bottom = [0.0] * len(names)
-        for part in PARTS:
-            values = [s["parts"][n][part] for n in names]
+        for part in parts:
+            values = [s["parts"][n].get(part, 0) for n in names]
             ax.bar(range(len(names)), values, 0.7, bottom=bottom, label=part,
-                   color=PART_COLOURS[part])
+                   color=colours[part])
             bottom = [b + v for b, v in zip(bottom, values)]
         ax.set_xticks(range(len(names)), _named(summary, names), rotation=30, ha="right")
         ax.set_title(f"Mean score by part: {_label(s, i)}")

@@ -15,7 +15,7 @@ import html
 import json
 import pathlib
 
-from .summary import compare_text, text
+from .summary import all_part_names, compare_text, text
 
 CAPTIONS = {
     "win_rates.png": "Win rate by character, with its 95% interval; the dashed line is an even "
@@ -23,7 +23,6 @@ CAPTIONS = {
     "differences.png": "The paired difference of each character's win rate (B minus A) with its "
                        "95% interval; red where it is significant.",
     "seats.png": "Win rate by seat at the deal (0 is the bow), whoever sits there.",
-    "score_parts.png": "Mean score of each character, by part: survival, treasure, love, hate.",
     "rounds.png": "How many rounds the games lasted.",
     "ends.png": "How the games ended: landed (the fourth seagull), all dead, or adrift.",
     "restricted.png": "Restricted play: how much the restricted seat's win rate changes when it "
@@ -81,10 +80,13 @@ def page_html(summary: dict, plots: dict) -> str:
     warning = "\n".join(f'<p class="warning"><b>Warning:</b> {html.escape(said)}.</p>'
                         for said in (summary.get("warning"),
                                      (summary.get("robust") or {}).get("warning")) if said)
+    # the parts the games named: a plugin may add some to the base game's
+    captions = {**CAPTIONS, "score_parts.png": "Mean score of each character, by part: "
+                                               + ", ".join(all_part_names(summary)) + "."}
     figures = "\n".join(
         f'<figure><img alt="{html.escape(name)}" '
         f'src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
-        f"<figcaption>{html.escape(CAPTIONS.get(name, name))}</figcaption></figure>"
+        f"<figcaption>{html.escape(captions.get(name, name))}</figcaption></figure>"
         for name, png in plots.items())
     methods = "\n".join(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>"
                         for k, v in summary["methods"].items())

@@ -6,7 +6,7 @@ import textwrap
 
 from .failures import failure_text
 from .runner import seat_bots
-from .tally import PARTS, Count, Pairs, Restriction, Tally
+from .tally import Count, Pairs, Restriction, Tally
 
 METHODS = {
     "win share": "each of k tied winners wins 1/k of the game; the wins of all characters add "
@@ -75,8 +75,10 @@ def summarize(plan, tally: Tally, index: int = 0, intervals: bool = True) -> dic
         "names": dict(plan.characters),
         "wins": {c: _entry(tally, tally.characters[c], stats) for c in dealt},
         "scores": {c: tally.scores[c] / tally.characters[c].games for c in dealt},
+        # every part the games named, for every character (a part a plugin gives only some
+        # characters is 0 for the others: the score is the sum of the parts)
         "parts": {c: {part: tally.parts[c].get(part, 0) / tally.characters[c].games
-                      for part in PARTS} for c in dealt},
+                      for part in tally.part_names} for c in dealt},
         "by_seat": [{"seat": j, **_entry(tally, count, stats)} for j, count in enumerate(tally.seats)],
         "by_bot": {name: _entry(tally, count, stats) for name, count in tally.bots.items()},
         "rounds": {"mean": sum(r * n for r, n in tally.rounds.items()) / games if games else None,
@@ -88,6 +90,19 @@ def summarize(plan, tally: Tally, index: int = 0, intervals: bool = True) -> dic
         **({"warning": RANDOM_WARNING} if "random" in plan.bots else {}),
         "methods": METHODS,
     }
+
+
+def part_names(summary: dict) -> list:
+    """The score parts of a summary, in the order the games named them (``Tally.part_names``):
+    the base game's and those the ruleset's plugins add."""
+    return list(dict.fromkeys(part for parts in summary["parts"].values() for part in parts))
+
+
+def all_part_names(summary: dict) -> list:
+    """The score parts of a study and of the ruleset it is compared with, in one order (for
+    a plot and its caption)."""
+    compared = (summary.get("compare") or {}).get("summary")
+    return list(dict.fromkeys([*part_names(summary), *(part_names(compared) if compared else ())]))
 
 
 def counts(tally: Tally) -> dict:
@@ -236,14 +251,15 @@ def text(summary: dict) -> str:
     if summary.get("warning"):
         lines[1:1] = [f"WARNING: {summary['warning']}."]
     intervals = any("ci95" in e for e in summary["wins"].values())
+    names = part_names(summary)
     rows = []
     for c, e in summary["wins"].items():
         parts = summary["parts"][c]
         rows.append([_name(summary, c), e["games"], f"{e['wins']:.1f}", _percent(e["rate"])]
                     + ([_interval(e)] if intervals else [])
-                    + [f"{summary['scores'][c]:.2f}", *(f"{parts[p]:.2f}" for p in PARTS)])
+                    + [f"{summary['scores'][c]:.2f}", *(f"{parts[p]:.2f}" for p in names)])
     lines += _table(["character", "games", "wins", "rate"] + (["95% interval"] if intervals else [])
-                    + ["score", *PARTS], rows)
+                    + ["score", *names], rows)
     lines.append("")
     lines += _wins("seat", {f"{e['seat']} {summary['bots'][e['seat']]}"
                             if len(set(summary["bots"])) > 1 else str(e["seat"]): e

@@ -13,8 +13,6 @@ from collections import Counter
 
 from .runner import ENDS
 
-PARTS = ("survival", "treasure", "love", "hate")
-
 
 class Count:
     """Games played and win shares (in units) of one character, seat or bot."""
@@ -36,7 +34,10 @@ class Tally:
         self.games = 0
         self.characters: dict = {c: Count() for c in order}
         self.scores: dict = {c: 0 for c in order}
-        self.parts: dict = {c: dict.fromkeys(PARTS, 0) for c in order}
+        self.parts: dict = {c: {} for c in order}
+        # the score parts, in the order the games first name them: the base game's four
+        # (R-SCORE) and any a plugin's lifeboat_score wrapper adds, which no fixed list knows
+        self.part_names: dict = {}
         self.seats = [Count() for _ in range(players)]
         self.bots: dict = {}
         self.rounds: Counter = Counter()
@@ -60,9 +61,10 @@ class Tally:
                 count.games += 1
                 count.units += won
             self.scores[character] = self.scores.get(character, 0) + row["scores"][character]
-            parts = self.parts.setdefault(character, dict.fromkeys(PARTS, 0))
+            parts = self.parts.setdefault(character, {})
             for part, value in row["parts"][character].items():
                 parts[part] = parts.get(part, 0) + value
+                self.part_names.setdefault(part, None)
         self.rounds[row["rounds"]] += 1
         self.ends[row["end"]] += 1
         self.decisions += row["decisions"]
