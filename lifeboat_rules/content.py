@@ -300,32 +300,82 @@ def named_characters(data) -> list:
     return named
 
 
+def _schema_valid_parts(raw: dict) -> tuple[dict, set]:
+    """``(usable, left_out)``: the sections of ``raw`` that are mappings, each with only the
+    entries (a character, a provision, a navigation card, a setup number) the content schema
+    accepts, and the ``(section,)`` or ``(section, id)`` left out; so that the consistency of
+    the rest is still checked when some part is broken (docs/house-rules.md: "everything that
+    is wrong at once")."""
+    left_out: set = set()
+    for section in SECTIONS:
+        if not isinstance(raw.get(section), dict):
+            left_out.add((section,))
+    for error in schemas.validator("content").iter_errors(raw):
+        path = list(error.absolute_path)
+        if len(path) >= 2:
+            left_out.add((path[0], path[1]))
+        elif len(path) == 1:
+            entries = raw.get(path[0])
+            if isinstance(entries, dict) and isinstance(error.instance, str) and error.instance in entries:
+                left_out.add((path[0], error.instance))      # an id the schema refuses
+            elif error.validator != "additionalProperties":  # (an unknown key leaves the rest)
+                left_out.add((path[0],))
+    usable = {section: {key: value for key, value in raw[section].items()
+                        if (section, key) not in left_out}
+              for section in SECTIONS if (section,) not in left_out}
+    return usable, left_out
+
+
 def content_problems(raw: dict, effect_names, marker_names=(),
-                     defined_elsewhere=lambda who: False) -> tuple[Content | None, list]:
+                     defined_elsewhere=lambda who: False,
+                     inherited=None) -> tuple[Content | None, list]:
     """``(content, [])`` for valid merged content, else ``(None, [(path, message), ...])``
-    listing every problem (schema first; consistency once the schema holds).
+    listing every problem: the schema's, then the consistency of the parts the schema accepts
+    (a broken card is left out of those checks, and so is a check it would change).
 
     ``defined_elsewhere(id)`` answers whether loaded content other than this one defines a
     character (a card may name an expansion's character the game does not have, section C);
-    any other character id a card names is a mistake."""
-    found = schemas.problems("content", raw)
+    any other character id a card names is a mistake. ``inherited(path, key)`` answers whether
+    a key at a place comes from content extended (``validation.problems``)."""
+    found = schemas.problems("content", raw, inherited=inherited)
     for section in SECTIONS:
         if section not in raw:
             found.append((section, "the section is missing"))
-    if found:
-        return None, found
-    setup = {**SETUP_DEFAULTS, **raw["setup"]}
-    if "players" not in setup:
+    if not found:
+        return _consistent(raw, raw, set(), effect_names, marker_names, defined_elsewhere)
+    usable, left_out = _schema_valid_parts(raw)
+    _, more = _consistent(raw, usable, left_out, effect_names, marker_names, defined_elsewhere)
+    return None, found + more
+
+
+def _consistent(raw: dict, usable: dict, left_out: set, effect_names, marker_names,
+                defined_elsewhere) -> tuple[Content | None, list]:
+    """``content_problems`` past the schema: the records of the ``usable`` parts and what a
+    schema cannot say of them. A check that would read a part ``left_out`` is skipped, or
+    reads only the ids of ``raw`` (a broken card is still a card of that id)."""
+    found: list = []
+
+    def ids(section) -> set | None:
+        entries = raw.get(section)
+        return set(entries) if isinstance(entries, dict) else None
+
+    def whole(*places) -> bool:
+        """None of ``places`` (a section, or a section and an id) is left out."""
+        return not any(place in left_out or place[:1] in left_out for place in places)
+
+    parts = {section: usable.get(section) or {} for section in SECTIONS}
+    setup = {**SETUP_DEFAULTS, **parts["setup"]}
+    if "players" not in setup and whole(("setup", "players")):
         found.append(("setup.players", "the player counts are missing"))
     characters = {}
-    for cid, data in sorted(raw["characters"].items(), key=lambda item: (item[1]["seat"], item[0])):
+    for cid, data in sorted(parts["characters"].items(), key=lambda item: (item[1]["seat"], item[0])):
         ability = data.get("ability", {})
         characters[cid] = CharacterInfo(
             cid, data.get("name", cid), data["size"], data["survival"], data["seat"],
             ability.get("double_treasure"), ability.get("fall_damage", 1),
             ability.get("pickpocket", False), tuple(ability.get("keeps_used", ())), _names(data))
     provisions = {}
-    for kind, data in raw["provisions"].items():
+    for kind, data in parts["provisions"].items():
         treasure = data.get("treasure") or {}
         special = data.get("special")
         provisions[kind] = ProvisionInfo(
@@ -334,11 +384,12 @@ def content_problems(raw: dict, effect_names, marker_names=(),
             data.get("chum", False), data.get("preserver", False), treasure.get("group"),
             treasure.get("points", 0), tuple(treasure.get("set", ())),
             tuple(sorted(special.items())) if special else (), _names(data))
-    navigation = {nid: NavigationCard.from_data(nid, data) for nid, data in raw["navigation"].items()}
+    navigation = {nid: NavigationCard.from_data(nid, data) for nid, data in parts["navigation"].items()}
+    character_ids, provision_kinds = ids("characters"), ids("provisions")
 
     # consistency (what a schema cannot say)
-    if "hand" in provisions or "all" in characters:
-        found.append(("provisions" if "hand" in provisions else "characters",
+    if "hand" in (provision_kinds or ()) or "all" in (character_ids or ()):
+        found.append(("provisions" if "hand" in (provision_kinds or ()) else "characters",
                       "'hand' and 'all' are reserved words, not ids"))
     groups: dict[str, list] = {}
     for kind, info in provisions.items():
@@ -347,7 +398,10 @@ def content_problems(raw: dict, effect_names, marker_names=(),
         if info.special and info.effect not in effect_names:
             found.append((f"provisions.{kind}.special.effect",
                           f"unknown effect {info.effect!r} (known: {sorted(effect_names)})"))
+    broken_groups = _groups_left_out(raw, left_out)   # None: a broken card's group is unknown
     for group, infos in groups.items():
+        if broken_groups is None or group in broken_groups:
+            continue   # a card of the group is left out: its table and count are unknown
         tables = {info.treasure_set for info in infos if info.treasure_set}
         if tables and (len(tables) > 1 or any(not info.treasure_set for info in infos)):
             found.append((f"provisions.{infos[0].kind}.treasure",
@@ -360,11 +414,12 @@ def content_problems(raw: dict, effect_names, marker_names=(),
                               f"the set table of {group!r} must give points for 0 to {total} cards "
                               f"({total + 1} entries), it has {len(table)}"))
     for cid, info in characters.items():
-        if info.double_treasure and info.double_treasure not in groups:
+        if (info.double_treasure and broken_groups is not None
+                and info.double_treasure not in set(groups) | broken_groups):
             found.append((f"characters.{cid}.ability.double_treasure",
                           f"no provision has treasure group {info.double_treasure!r}"))
         for kind in info.keeps_used:
-            if kind not in provisions:
+            if provision_kinds is not None and kind not in provision_kinds:
                 found.append((f"characters.{cid}.ability.keeps_used", f"unknown provision {kind!r}"))
     seated: dict = {}
     for cid, info in characters.items():   # R-SETUP-6: one character to a seat
@@ -373,11 +428,11 @@ def content_problems(raw: dict, effect_names, marker_names=(),
                                                     f"and {cid!r} both have seat {info.seat}"))
         else:
             seated[info.seat] = cid
-    for nid, data in raw["navigation"].items():
+    for nid, data in parts["navigation"].items():
         for place, who in named_characters(data):
-            if who not in characters and not defined_elsewhere(who):
+            if character_ids is not None and who not in character_ids and not defined_elsewhere(who):
                 found.append((f"navigation.{nid}.{place}", f"no loaded content defines a character "
-                                                           f"{who!r}; {did_you_mean(who, characters)}"))
+                                                           f"{who!r}; {did_you_mean(who, character_ids)}"))
     for nid, card in navigation.items():
         for side in ("overboard", "thirst"):
             marked = getattr(card, side).marked
@@ -388,18 +443,40 @@ def content_problems(raw: dict, effect_names, marker_names=(),
     if players:
         if players["min"] > players["max"]:
             found.append(("setup.players", "min is more than max"))
-        if players["max"] > len(characters):
+        if character_ids is not None and players["max"] > len(character_ids):
             found.append(("setup.players.max", f"{players['max']} players need {players['max']} "
-                                               f"characters; there are {len(characters)}"))
-        total = sum(info.count for info in provisions.values())
-        for count in range(players["min"], players["max"] + 1):
-            removed = next((e["count"] for e in setup["removed_provisions"] if count in e["players"]), 0)
-            needed = removed + count * setup["starting_hand"]
-            if needed > total:
-                found.append(("setup", f"{count} players need {needed} provisions to set up; "
-                                       f"there are {total}"))
-    if not navigation:
+                                               f"characters; there are {len(character_ids)}"))
+        if whole(("provisions",), ("setup", "starting_hand"), ("setup", "removed_provisions")):
+            total = sum(info.count for info in provisions.values())
+            for count in range(players["min"], players["max"] + 1):
+                removed = next((e["count"] for e in setup["removed_provisions"]
+                                if count in e["players"]), 0)
+                needed = removed + count * setup["starting_hand"]
+                if needed > total:
+                    found.append(("setup", f"{count} players need {needed} provisions to set up; "
+                                           f"there are {total}"))
+    if ids("navigation") == set():
         found.append(("navigation", "the navigation deck is empty"))
-    if found:
+    if found or left_out:
         return None, found
     return Content(characters, provisions, navigation, setup, raw), []
+
+
+def _groups_left_out(raw: dict, left_out: set) -> set | None:
+    """The treasure groups of the provisions ``left_out`` (None when one of them has a group
+    that cannot be read, or the whole section is left out)."""
+    if ("provisions",) in left_out:
+        return None
+    groups = set()
+    for place in left_out:
+        if place[0] != "provisions" or len(place) < 2:
+            continue
+        data = raw["provisions"][place[1]]
+        treasure = data.get("treasure") if isinstance(data, dict) else None
+        if treasure is None and isinstance(data, dict):
+            continue   # no treasure: in no group
+        group = treasure.get("group") if isinstance(treasure, dict) else None
+        if not isinstance(group, str):
+            return None
+        groups.add(group)
+    return groups

@@ -22,7 +22,7 @@ from .plugins import (BASE_PLUGINS, Registry, Rules, check_action_types, check_e
                       check_markers, check_options, check_stages, defined_somewhere,
                       import_plugin, origin, shipped, unique)
 from .records import Phase, short
-from .yamlio import check_json_like, line_of, parse_yaml, path_tokens, read_yaml
+from .yamlio import boolean_hint, check_json_like, line_of, parse_yaml, path_tokens, read_yaml
 
 
 class Ruleset:
@@ -102,7 +102,8 @@ def _flatten(source, base_dir: str, seen: tuple, chain: list | None = None,
     check_json_like(spec, where)
     # a file's problems come with their lines (a built-in ruleset or a mapping has none)
     is_file = identity is not None and not identity.startswith("builtin:")
-    found, usable = schemas.unknown_keys_apart("ruleset", spec, where if is_file else None)
+    found, usable = schemas.unknown_keys_apart("ruleset", spec, where if is_file else None,
+                                               values=True)
     if found and (deferred is None or usable is None):
         schemas.raise_problems(found, where)
     if found:
@@ -224,6 +225,18 @@ def _new_things(raw: dict, overrides: dict, chain) -> tuple[dict, list]:
     return kept, [(f"overrides.{path}", message) for path, message in found]
 
 
+def _inherited(spec: dict) -> Callable[[list, str], bool]:
+    """Whether a key of the merged content at a place comes from what the ruleset ``spec``
+    extends: the ruleset's own overrides write that place, but not that key (so ``key: null``
+    there drops it, docs/house-rules.md)."""
+    def inherited(path: list, key: str) -> bool:
+        node: Any = spec.get("overrides")
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        return isinstance(node, dict) and key not in node
+    return inherited
+
+
 def build(flat: dict, where: str, chain=(), deferred=()) -> Ruleset:
     """Register the plugins of a flattened ruleset and build its rules; every problem found
     is reported in one ``ContentError``, each with its file and line where it has one, after
@@ -291,7 +304,8 @@ def build(flat: dict, where: str, chain=(), deferred=()) -> Ruleset:
     effects = {name: item[1] for name, item in effects.items()}
     markers = unique(registry, registry.collect("lifeboat_markers", check_markers), "marker",
                      lambda marker: marker.name)
-    content, found = content_problems(raw, set(effects), set(markers), defined_somewhere)
+    content, found = content_problems(raw, set(effects), set(markers), defined_somewhere,
+                                      _inherited(chain[0][1] if chain else flat))
     # a place no file of the ruleset wrote may come from a plugin's hook: name the candidates
     changers = [registry.plugin_name(impl) for impl in registry.implementations("lifeboat_content")
                 if not shipped(impl.plugin)]
@@ -312,8 +326,12 @@ def build(flat: dict, where: str, chain=(), deferred=()) -> Ruleset:
             registry.problems.append((f"options.{name}", "unknown option (known: "
                                       f"{', '.join(sorted(declared)) or 'none'}){hint}"))
         elif chosen not in declared[name]["values"]:
+            values = list(declared[name]["values"])
+            # `dawn_heal: on` unquoted is YAML's true, not the word
+            hint = (f" ({boolean_hint(chosen)})" if isinstance(chosen, bool)
+                    and any(isinstance(value, str) for value in values) else "")
             registry.problems.append((f"options.{name}", f"{chosen!r} is not one of "
-                                                         f"{list(declared[name]['values'])}"))
+                                                         f"{values}{hint}"))
         else:
             options[name] = chosen
 
@@ -342,7 +360,10 @@ def build(flat: dict, where: str, chain=(), deferred=()) -> Ruleset:
             problems[failed_plugins:] = [(path, message + note)
                                          for path, message in problems[failed_plugins:]]
         if deferred:
-            problems = [(path, message + " (found without the unknown keys above)")
+            # (every message of a key the schema lacks begins so: validation._unknown_key)
+            parts = ("unknown keys" if all(entry[1].startswith("unknown key") for entry in deferred)
+                     else "parts")
+            problems = [(path, message + f" (found without the {parts} above)")
                         for path, message in problems]
         schemas.raise_problems(list(deferred) + [(place, message, _line(place, where, chain))
                                                  for place, message in problems],

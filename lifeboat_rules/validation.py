@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 
 from .errors import BrokenPlugin, ContentError, problem_record
-from .yamlio import lines_of
+from .yamlio import boolean_hint, lines_of
 
 MAX_REPORTED = 50  # problems listed in one ContentError
 
@@ -75,6 +75,17 @@ def _prefixed(prefix: str, path: str) -> str:
     return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
 
 
+def _fitting(error: jsonschema.ValidationError) -> list:
+    """The errors of each branch of a oneOf/anyOf failure whose shape the value has (no
+    "type", "const" or "enum" error on the value itself)."""
+    branches: dict = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    return [subs for subs in branches.values()
+            if not any(s.validator in ("type", "const", "enum") and not s.relative_path
+                       for s in subs)]
+
+
 def _located(error: jsonschema.ValidationError) -> list:
     """The errors a oneOf/anyOf failure stands for, inside the branch the value was meant for:
     among the branches whose shape the value has (no "type", "const" or "enum" error on the
@@ -84,12 +95,7 @@ def _located(error: jsonschema.ValidationError) -> list:
     itself when no branch stands out."""
     if not error.context:
         return [error]
-    branches: dict = {}
-    for sub in error.context:
-        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-    fitting = [subs for subs in branches.values()
-               if not any(s.validator in ("type", "const", "enum") and not s.relative_path
-                          for s in subs)]
+    fitting = _fitting(error)
 
     def score(subs):
         return max(len(s.relative_path) for s in subs), -len(subs)
@@ -161,33 +167,132 @@ def _unknown_key(key, error: jsonschema.ValidationError, name: str, at: list) ->
     return f"unknown key {key!r} (the keys here: {', '.join(allowed) or 'none'})"
 
 
-def _entries(found_errors, name: str, prefix: str) -> list[tuple[str, str]]:
+def _entries(found_errors, name: str, prefix: str, inherited=None) -> list[tuple[str, str]]:
     """(path, message) of each problem of ``found_errors``: a key the schema does not allow is
     a problem of its own, at the key's place (so that its line can be found)."""
     found = []
     for error in found_errors:
         for located in _located(error):
             shown, inner = located, []
+            forms = ""
             if located.context:
                 # no branch stands out: the most specific sub-error says more than "is not
-                # valid under ..."
-                best = jsonschema.exceptions.best_match(located.context)
+                # valid under ...", and the forms accepted say what to write instead
+                forms = _forms(located)
+                fitting = [sub for subs in _fitting(located) for sub in subs]
+                best = jsonschema.exceptions.best_match(fitting)
                 if best is not None and best.message:
                     shown, inner = best, list(best.relative_path)
             at = list(located.absolute_path) + inner
             if (shown.validator == "additionalProperties" and shown.validator_value is False
                     and isinstance(shown.instance, dict)):
                 for key in _unexpected(shown):
+                    message = _unknown_key(key, shown, name, at)
                     found.append((_prefixed(prefix, format_path(at + [key])),
-                                  _unknown_key(key, shown, name, at)))
+                                  f"{message}; {forms}" if forms else message))
             else:
-                message = shown.message
-                if shown is not located and inner:
-                    message += f" (at {format_path(inner)})"
-                found.append((_prefixed(prefix, format_path(located.absolute_path)), message))
+                if shown is located and forms:   # the value has the shape of no form
+                    message = f"{_brief(located.instance)} is none of the {forms}"
+                else:
+                    message = _message(shown, name, inherited)
+                    if shown is not located and inner:
+                        message += f" (at {format_path(inner)})"
+                    if forms:
+                        message += f"; {forms}"
+                found.append((_prefixed(prefix, format_path(located.absolute_path)),
+                              message + _yaml_boolean(shown)))
             if len(found) >= MAX_REPORTED:
                 return found[:MAX_REPORTED]
     return found
+
+
+TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number",
+              "boolean": "true or false", "null": "null", "object": "a mapping", "array": "a list"}
+TYPES_WORDS = {"string": "texts", "integer": "whole numbers", "number": "numbers",
+               "boolean": "true or false values", "object": "mappings", "array": "lists"}
+
+
+def _form(branch) -> str:
+    """One form a oneOf/anyOf accepts, in words: ``a list of ids``, ``'all'``,
+    ``{all_except: ...}``, ``text``."""
+    if not isinstance(branch, dict):
+        return "anything" if branch is True else "nothing"
+    if "const" in branch:
+        return repr(branch["const"])
+    if "enum" in branch:
+        return " or ".join(repr(value) for value in branch["enum"])
+    kinds = branch.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds] if isinstance(kinds, str) else []
+    if kinds == ["object"] and branch.get("required"):
+        return "{" + ", ".join(f"{key}: ..." for key in branch["required"]) + "}"
+    if kinds == ["array"] and isinstance(branch.get("items"), dict):
+        items = branch["items"]
+        if items.get("type") == "string" and "pattern" in items:
+            return "a list of ids"
+        if isinstance(items.get("type"), str) and items["type"] in TYPES_WORDS:
+            return f"a list of {TYPES_WORDS[items['type']]}"
+    if kinds:
+        return " or ".join(TYPE_WORDS.get(kind, kind) for kind in kinds)
+    if branch.get("required"):
+        return "a mapping with " + " and ".join(branch["required"])
+    return "a value of another form"
+
+
+def _forms(error: jsonschema.ValidationError) -> str:
+    """``forms accepted here: a list of ids, 'all' or {marked: ...}`` for a oneOf/anyOf
+    failure (every form, so that an author sees what else may be written); "" for others."""
+    if error.validator not in ("oneOf", "anyOf") or not isinstance(error.validator_value, list):
+        return ""
+    forms = [_form(branch) for branch in error.validator_value]
+    listed = ", ".join(forms[:-1]) + f" or {forms[-1]}" if len(forms) > 1 else forms[0]
+    return f"forms accepted here: {listed}"
+
+
+def _brief(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _message(error: jsonschema.ValidationError, name: str, inherited=None) -> str:
+    """The author's words for one schema error: a value of a oneOf that fits more than one of
+    its forms (a treasure with both ``points`` and ``set``) says which keys clash and, for a
+    key that comes from content extended (``inherited(path, key)``), how to drop it."""
+    if error.validator != "oneOf" or error.context or not isinstance(error.instance, dict):
+        return error.message
+    keys = [branch["required"][0] for branch in error.validator_value
+            if isinstance(branch, dict) and set(branch) == {"required"}
+            and len(branch["required"]) == 1 and branch["required"][0] in error.instance]
+    if len(keys) < 2:
+        return error.message
+    path = list(error.absolute_path)
+    what = f"{path[-2]}'s {path[-1]}" if len(path) >= 2 else format_path(path)
+    both = " and ".join(keys)
+    old = [key for key in keys if inherited is not None and inherited(path, key)]
+    if old and len(old) < len(keys):
+        own = " and ".join(key for key in keys if key not in old)
+        kept = ", ".join(f"{key}: {json.dumps(error.instance[key])}" for key in old)
+        dropped = ", ".join(f"{key}: null" for key in old)
+        return (f"{what} has {own} here and keeps {kept} from the content it extends; it takes "
+                f"only one of {both}: write {dropped} to drop what it inherits")
+    return f"{what} has both {both}; it takes only one of them"
+
+
+def _yaml_boolean(error: jsonschema.ValidationError) -> str:
+    """A hint for true/false where text is expected: YAML (1.1, as PyYAML reads it) takes an
+    unquoted on, off, yes or no for a boolean."""
+    if not isinstance(error.instance, bool):
+        return ""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    kinds = schema.get("type")
+    texts = [value for value in schema.get("enum", [schema.get("const")]) if isinstance(value, str)]
+    if "string" in (kinds if isinstance(kinds, list) else [kinds]) or texts:
+        return f" ({boolean_hint(error.instance)})"
+    if error.validator in ("oneOf", "anyOf") and any(
+            isinstance(branch, dict) and (branch.get("type") == "string"
+                                          or isinstance(branch.get("const"), str))
+            for branch in error.validator_value):
+        return f" ({boolean_hint(error.instance)})"
+    return ""
 
 
 def _with_lines(found: list, file: str | None) -> list:
@@ -200,20 +305,24 @@ def _with_lines(found: list, file: str | None) -> list:
             for (path, message), line in zip(found, lines)]
 
 
-def problems(name: str, document: Any, prefix: str = "", file: str | None = None) -> list:
+def problems(name: str, document: Any, prefix: str = "", file: str | None = None,
+             inherited=None) -> list:
     """Every schema problem of ``document`` as (path, message), deepest first; as (path,
-    message, line) with the ``file`` it was read from."""
-    found = _entries(validator(name).iter_errors(document), name, prefix)
+    message, line) with the ``file`` it was read from. ``inherited(path, key)``: whether the
+    key at ``path`` comes from content extended, for the hint to drop it (``_message``)."""
+    found = _entries(validator(name).iter_errors(document), name, prefix, inherited)
     found.sort(key=lambda item: item[0])
     return _with_lines(found, file)
 
 
-def unknown_keys_apart(name: str, document: Any, file: str | None = None) -> tuple:
+def unknown_keys_apart(name: str, document: Any, file: str | None = None,
+                       values: bool = False) -> tuple:
     """``(problems, usable)``: the schema problems of ``document`` (as ``problems`` gives
     them) and, when every one is a key the schema does not allow, a copy of the document
     without those keys, whose other parts can still be checked (so that an author's typo does
     not hide the rest of what is wrong); ``usable`` is None when other problems are among them
-    ([] and the document itself when it is valid)."""
+    ([] and the document itself when it is valid). With ``values``, a value the schema
+    refuses is set aside too, with its key (a list item with its list)."""
     check_against = validator(name)
     errors = list(check_against.iter_errors(document))
     if not errors:
@@ -222,19 +331,36 @@ def unknown_keys_apart(name: str, document: Any, file: str | None = None) -> tup
     places = []
     for error in errors:
         for located in _located(error):
-            if located.context or not (located.validator == "additionalProperties"
-                                       and located.validator_value is False
-                                       and isinstance(located.instance, dict)):
+            at = list(located.absolute_path)
+            if not located.context and (located.validator == "additionalProperties"
+                                        and located.validator_value is False
+                                        and isinstance(located.instance, dict)):
+                places.append((at, _unexpected(located)))
+                continue
+            cut = _last_key(document, at) if values else None
+            if cut is None:
                 return found, None
-            places.append((list(located.absolute_path), _unexpected(located)))
+            places.append((at[:cut], [at[cut]]))
     usable = copy.deepcopy(document)
     for at, keys in places:
         node = usable
-        for part in at:
-            node = node[part]
+        for part in at:   # (a place inside a part already set aside is gone with it)
+            node = node.get(part) if isinstance(node, dict) else None
         for key in keys:
-            node.pop(key, None)
+            if isinstance(node, dict):
+                node.pop(key, None)
     return found, (usable if check_against.is_valid(usable) else None)
+
+
+def _last_key(document: Any, path: list) -> int | None:
+    """The index in ``path`` of its last key of a mapping (None for the top): what is set
+    aside for a value refused there, so that the indexes of a list stay as written."""
+    cut, node = None, document
+    for index, part in enumerate(path):
+        if isinstance(node, dict):
+            cut = index
+        node = node[part]
+    return cut
 
 
 def check(name: str, document: Any, where: str, prefix: str = "", file: str | None = None) -> None:

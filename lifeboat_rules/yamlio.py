@@ -243,8 +243,9 @@ def check_json_like(value: Any, where: str, path: str = "") -> None:
             if kind is dict:
                 for name, sub in item.items():
                     if type(name) is not str:
-                        raise ContentError(f"mapping key {_brief(name)} is not a string", where,
-                                           at or "(top)")
+                        hint = f" ({boolean_hint(name)})" if type(name) is bool else ""
+                        raise ContentError(f"mapping key {_brief(name)} is not a string{hint}",
+                                           where, at or "(top)")
                     if not name.isascii():
                         stack.append((name, f"{at}.<key>" if at else "<key>", depth + 1))
                     stack.append((sub, f"{at}.{name}" if at else name, depth + 1))
@@ -270,6 +271,14 @@ def check_json_like(value: Any, where: str, path: str = "") -> None:
 
 
 _CLOSE = object()
+
+
+def boolean_hint(value: bool) -> str:
+    """Why a YAML file has true or false where a word was meant: PyYAML reads YAML 1.1, where
+    an unquoted on, off, yes and no are booleans too (a key as well as a value)."""
+    words, example = ("on, yes or true", '"on"') if value else ("off, no or false", '"off"')
+    return (f"YAML reads an unquoted {words} as {str(value).lower()}: quote the word if it "
+            f"is meant as text, e.g. {example}")
 
 
 def _brief(value) -> str:
