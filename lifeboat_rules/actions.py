@@ -232,7 +232,9 @@ def _parse_value(game, atype, param: Param, by: str, raw, values: list):
             # where the action takes it from: that a card no longer has an id, or never had
             # it, is not for the actor to learn (docs/api.md, Card ids)
             return raw
-        raise Malformed(f"unknown card {short(raw)} (a card id or a provision kind)",
+        close = difflib.get_close_matches(raw, list(game.rules.content.provisions), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""   # a misspelt kind, most likely
+        raise Malformed(f"unknown card {short(raw)} (a card id or a provision kind){hint}",
                         param.name, raw)
     if param.source is not None:
         for zone in param.source(game, by, values):

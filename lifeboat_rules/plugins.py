@@ -161,7 +161,11 @@ def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
                                f"in group {ENTRY_POINT_GROUP!r} (known names: "
                                f"{', '.join(known) or 'none'}){hint}{_importable_hint(module_name, where)}",
                                where, path) from None
-        raise ContentError(f"{word} {name!r} cannot be imported ({target}): {exc}", where, path) from None
+        # a module the plugin imports is missing: the plugin's line that imports it
+        place = _import_place(exc)
+        at = f"ModuleNotFoundError in {place}: " if place else ""
+        raise ContentError(f"{word} {name!r} cannot be imported ({target}): {at}{exc}",
+                           where, path) from None
     except SyntaxError as exc:
         raise ContentError(f"{word} {name!r} cannot be imported ({target}): SyntaxError in "
                            f"{exc.filename}, line {exc.lineno}: {exc.msg}", where, path) from None
@@ -175,6 +179,20 @@ def import_plugin(name: str, where: str, path: str, section: str = "plugins"):
             raise ContentError(f"{word} {name!r}: module {module_name} has no {attribute!r}",
                                where, path) from None
     return module
+
+
+def _import_place(exc: BaseException) -> str:
+    """``file, line N`` of the innermost frame of a failed import outside the import machinery
+    (the plugin's ``import`` statement, or its own module's), or "" when there is none (the
+    module named is the one missing)."""
+    place = ""
+    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None   # past ours
+    while tb is not None:
+        file = tb.tb_frame.f_code.co_filename
+        if not (file.startswith("<frozen ") or file == importlib.__file__):
+            place = f"{file}, line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return place
 
 
 def _importable_hint(module_name: str, where: str | None) -> str:
@@ -683,12 +701,9 @@ class Rules:
         them if none is)."""
         impls = getattr(self.pm.hook, hook_name).get_hookimpls()
         outside = [i for i in impls if self.names.get(i.plugin, i.plugin_name) not in self.trusted]
-        places = []
-        for impl in outside or impls:
-            code = getattr(inspect.unwrap(impl.function), "__code__", None)
-            if code is not None:
-                places.append(f"{code.co_filename}, line {code.co_firstlineno}")
-        return places
+        # the def, past its @hookimpl (a code object's first line is the decorator's)
+        return [_where(impl.function) for impl in outside or impls
+                if hasattr(inspect.unwrap(impl.function), "__code__")]
 
     def blame(self, exc: BaseException) -> str | None:
         """The plugin an exception comes from: the innermost frame of a registered plugin

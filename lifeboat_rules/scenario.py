@@ -11,8 +11,10 @@ from collections import Counter
 from typing import Iterable
 
 import attrs
+import yaml
 
 from . import validation
+from .content import did_you_mean
 from .engine import new_game
 from .errors import ContentError, IllegalAction, PluginError, problem_lines
 from .plugins import origin
@@ -183,10 +185,23 @@ def _step(game, step: dict, number: int) -> None:
             raise ScenarioFailure(f"step {number}: {_brief(step)} was refused: {exc}") from None
 
 
-def _brief(action) -> str:
-    if isinstance(action, dict):
-        return "{" + ", ".join(f"{k}: {v}" for k, v in action.items()) + "}"
-    return repr(action)
+def _brief(value) -> str:
+    """A value as a scenario file writes it (``{by: first_mate, type: row}``, ``[nav-19]``,
+    ``turn``): the author's own words, not Python's reprs of the engine's records."""
+    text = yaml.safe_dump(_plain(value), default_flow_style=True, width=float("inf"),
+                          allow_unicode=True, sort_keys=False)
+    return text.removesuffix("...\n").strip()
+
+
+def _plain(value):
+    """``value`` made of plain YAML types (a decision kind or a status is a str enum)."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value if value is None or isinstance(value, (bool, int, float)) else repr(value)
 
 
 def _illegal(game, action, number: int) -> None:
@@ -240,13 +255,23 @@ def _check(game, expect: dict, prefix: str) -> None:
     kinds = state.table.kinds
 
     def differ(what, wanted, got):
-        problems.append(f"{what}: expected {wanted!r}, got {got!r}")
+        problems.append(f"{what}: expected {_brief(wanted)}, got {_brief(got)}")
 
     def character(who):
         if who not in chars:
-            problems.append(f"{who!r} is not a character in play")
+            problems.append(f"{who!r} is not a character in play; {did_you_mean(str(who), chars)}")
             return None
         return chars[who]
+
+    def known(what, values, ids, word):
+        """Whether every id ``values`` names is one of ``ids``; a misspelt one is said (with
+        the near ones) rather than compared."""
+        unknown = [v for v in values if v not in ids]
+        for value in unknown:
+            problems.append(f"{what}: unknown {word} {value!r}; {did_you_mean(str(value), ids)}")
+        return not unknown
+
+    provisions = game.rules.content.provisions
 
     for who, wanted in expect.get("damage", {}).items():
         ch = character(who)
@@ -264,7 +289,8 @@ def _check(game, expect: dict, prefix: str) -> None:
             if ch is None:
                 continue
             got = [kinds[c] for c in getattr(ch, zone)]
-            if Counter(got) != Counter(wanted):
+            if known(f"{zone} of {who}", wanted, provisions, "provision") \
+                    and Counter(got) != Counter(wanted):
                 differ(f"{zone} of {who}", sorted(wanted), sorted(got))
     for who, wanted in expect.get("hand_size", {}).items():
         ch = character(who)
@@ -272,12 +298,16 @@ def _check(game, expect: dict, prefix: str) -> None:
             differ(f"hand size of {who}", wanted, len(ch.hand))
     if "discard" in expect:
         got = [kinds[c] for c in state.discard]
-        if Counter(got) != Counter(expect["discard"]):
+        if known("discard", expect["discard"], provisions, "provision") \
+                and Counter(got) != Counter(expect["discard"]):
             differ("discard", sorted(expect["discard"]), sorted(got))
     if "supply" in expect and len(state.supply) != expect["supply"]:
         differ("supply", expect["supply"], len(state.supply))
-    if "navigation" in expect and state.navigation != expect["navigation"]:
-        differ("navigation", expect["navigation"], state.navigation)
+    if "navigation" in expect:
+        navcards = {**game.rules.content.navigation, **state.table.navcards}   # and inline ones
+        if known("navigation", expect["navigation"], navcards, "navigation card") \
+                and state.navigation != expect["navigation"]:
+            differ("navigation", expect["navigation"], state.navigation)
     if "rowing_pile" in expect and len(state.rowing_pile) != expect["rowing_pile"]:
         differ("rowing_pile", expect["rowing_pile"], len(state.rowing_pile))
     if "seagulls" in expect and state.seagulls != expect["seagulls"]:
@@ -299,7 +329,8 @@ def _check(game, expect: dict, prefix: str) -> None:
     for who, kind in expect.get("decisions", {}).items():
         got = [d.kind for d in pending if d.by == who]
         if kind not in got:
-            differ(f"decision of {who}", kind, got[0] if got else None)
+            problems.append(f"decision of {who}: expected {_brief(kind)}, got "
+                            f"{' and '.join(_brief(k) for k in got) or 'no decision pending'}")
     if "over" in expect and state.over != expect["over"]:
         differ("over", expect["over"], state.over)
     if "scores" in expect or "winners" in expect:
@@ -311,14 +342,13 @@ def _check(game, expect: dict, prefix: str) -> None:
                 got = result["scores"].get(who)
                 if got != wanted:
                     parts = result["breakdown"].get(who)
-                    problems.append(f"score of {who}: expected {wanted}, got {got} {parts}")
+                    problems.append(f"score of {who}: expected {wanted}, got {got} {_brief(parts)}")
             if "winners" in expect and _as_set(result["winners"]) != _as_set(expect["winners"]):
                 differ("winners", _as_set(expect["winners"]), _as_set(result["winners"]))
     if "events" in expect:
-        missing = _missing_events(game.log, expect["events"])
+        missing = _missing_event(game.log, expect["events"])
         if missing is not None:
-            problems.append(f"events: no {_brief(missing)} in order (log has "
-                            f"{len(game.log)} events)")
+            problems.append(_no_such_event(game.log, *missing))
     if problems:
         raise ScenarioFailure(prefix + "; ".join(problems))
 
@@ -327,15 +357,54 @@ def _matches(event: dict, wanted: dict) -> bool:
     return all(key in event and event[key] == value for key, value in wanted.items())
 
 
-def _missing_events(log: list, wanted: list):
+def _missing_event(log: list, wanted: list) -> tuple[dict, int] | None:
+    """The first expected event not in the log in order, and where in the log its search
+    began (past the event matched before it)."""
     position = 0
     for expected in wanted:
+        start = position
         while position < len(log) and not _matches(log[position], expected):
             position += 1
         if position == len(log):
-            return expected
+            return expected, start
         position += 1
     return None
+
+
+MAX_NEAREST = 3   # logged events shown for an expected one that is missing
+
+
+def _no_such_event(log: list, expected: dict, start: int) -> str:
+    """An expected event the log lacks, with the logged events of its type nearest to it (the
+    most fields equal), each with the fields it differs by: what the author got wrong."""
+    said = f"events: no {_brief(expected)} in order (log has {len(log)} events)"
+    kind = expected["type"]
+    later = [(i, e) for i, e in enumerate(log) if i >= start and e.get("type") == kind]
+    earlier = [(i, e) for i, e in enumerate(log) if i < start and e.get("type") == kind]
+    if not later and not earlier:
+        types = ", ".join(dict.fromkeys(_brief(e.get("type")) for e in log))
+        return f"{said}; the log has no {_brief(kind)} event (its types: {types})"
+    found = later or earlier
+
+    def equal(event):
+        return sum(1 for key, value in expected.items() if key in event and event[key] == value)
+
+    best = max(equal(e) for _, e in found)
+    nearest = [(i, e) for i, e in found if equal(e) == best]
+    shown = ", ".join(f"event {i + 1} {_brief(e)}{_differences(e, expected)}"
+                      for i, e in nearest[:MAX_NEAREST])
+    more = f" (and {len(nearest) - MAX_NEAREST} more as near)" if len(nearest) > MAX_NEAREST else ""
+    if not later:   # the order counts: only events after the one matched ahead of it do
+        return (f"{said}; the log's {_brief(kind)} events all come before event {start}, which the "
+                f"event expected ahead of it matched: {shown}{more}")
+    return f"{said}; nearest: {shown}{more}"
+
+
+def _differences(event: dict, expected: dict) -> str:
+    """`` (amount 1, not 2; no cause)``: where a logged event differs from an expected one."""
+    found = [f"{key} {_brief(event[key])}, not {_brief(value)}" if key in event else f"no {key}"
+             for key, value in expected.items() if key not in event or event[key] != value]
+    return f" ({'; '.join(found)})" if found else ""
 
 
 def check_paths(paths: Iterable[str]) -> list[Outcome]:

@@ -59,8 +59,10 @@ def _play_until_it_fails(cls, seed: int, expect_hook: str | None):
                 assert isinstance(error.__cause__, HookAnswerError)
                 assert error.__cause__.hook == expect_hook and expect_hook in str(error)
                 # where to look: the plugin's hook, not the engine's line that refused the
-                # answer (an audit was pointed at lifeboat_rules/effects.py)
-                line = inspect.getsourcelines(getattr(cls, expect_hook))[1]
+                # answer (an audit was pointed at lifeboat_rules/effects.py), and its def, not
+                # its @hookimpl (another audit was pointed at the decorator)
+                lines, first = inspect.getsourcelines(getattr(cls, expect_hook))
+                line = first + next(i for i, text in enumerate(lines) if text.lstrip().startswith("def "))
                 assert origin(error.__cause__) == f" ({inspect.getsourcefile(cls)}, line {line})"
             assert inv.fingerprint(game) == before, f"{cls.__name__} left a trace"
             inv.check_all(game, rnd, deep=False)

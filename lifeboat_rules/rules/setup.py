@@ -114,11 +114,13 @@ def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> 
             known_char(f"{key}.{who}", who, on_board=True)
             for index, kind in enumerate(cards):
                 if kind not in content.provisions:
-                    problem(f"{key}.{who}[{index}]", f"unknown provision {kind!r}")
+                    problem(f"{key}.{who}[{index}]", f"unknown provision {kind!r}; "
+                                                          f"{did_you_mean(str(kind), content.provisions)}")
     for key in ("supply", "discard"):
         for index, kind in enumerate(setup.get(key, [])):
             if kind not in content.provisions:
-                problem(f"{key}[{index}]", f"unknown provision {kind!r}")
+                problem(f"{key}[{index}]", f"unknown provision {kind!r}; "
+                                           f"{did_you_mean(str(kind), content.provisions)}")
     for key in ("rowed", "fought", "active_parasol"):
         for index, who in enumerate(setup.get(key, [])):
             known_char(f"{key}[{index}]", who, on_board=True)
@@ -130,7 +132,8 @@ def position(ruleset, setup: Mapping, seed: int = 0, where: str = "<setup>") -> 
             if isinstance(entry, str):
                 card_id = entry
                 if card_id not in content.navigation:
-                    problem(f"{key}[{index}]", f"unknown navigation card {card_id!r}")
+                    problem(f"{key}[{index}]", f"unknown navigation card {card_id!r}; "
+                                               f"{did_you_mean(card_id, content.navigation)}")
                     continue
                 card = content.navigation[card_id]
             else:
