@@ -10,10 +10,11 @@ import os
 import sys
 
 from .bots import BOTS
-from .content import check_fragment
+from .content import check_fragment, never_ending
 from .errors import ContentError, problem_lines
 from .lab.command import add_arguments as add_simulate_arguments
 from .lab.command import simulate
+from .lab.runner import MAX_DECISIONS
 from .play import play
 from .plugins import every_shipped_plugin
 from .rulesets import load_ruleset
@@ -44,6 +45,7 @@ def _validate(args) -> int:
     files = scenario_files(args.paths)
     for path in files:
         problems: list = []
+        notes: list = []
         kind = "not read"       # (its YAML is broken: no kind to tell)
         try:
             document = read_yaml(path)
@@ -53,7 +55,12 @@ def _validate(args) -> int:
             elif kind == "content":
                 check_fragment(document, path)
             else:
-                load_ruleset(path)
+                ruleset = load_ruleset(path)
+                if never_ending(ruleset.content.navigation):
+                    notes.append("note: no navigation card shows a seagull, so only the death of "
+                                 "everyone on board ends a game (R-END-1): it may go on for ever "
+                                 f"unless a plugin ends it (simulate stops a game after "
+                                 f"{MAX_DECISIONS:,} moves)")
         except ContentError as exc:
             problems = problem_lines(exc, path)
         if problems:
@@ -63,6 +70,8 @@ def _validate(args) -> int:
                 print(f"  {problem}")
         else:
             print(f"OK {path} ({kind})")
+            for note in notes:
+                print(f"  {note}")
     print(f"{len(files) - bad} valid, {bad} invalid")
     return 1 if bad or not files else 0
 

@@ -15,7 +15,7 @@ import functools
 import json
 import os
 from importlib import resources
-from typing import Any
+from typing import Any, Mapping
 
 import attrs
 
@@ -247,6 +247,13 @@ THING_WORDS = {"characters": "character", "provisions": "provision", "navigation
 def nearest(word: str, known) -> list:
     """The known ids closest to ``word`` (a misspelling's likely meaning), best first."""
     return difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
+
+
+def never_ending(navigation: Mapping[str, "NavigationCard"]) -> bool:
+    """Whether no navigation card shows a seagull: then only R-END-1's "no character alive"
+    ends a game, and a lone rower who keeps away from thirst rows for ever (a house rule that
+    takes the seagulls off; a plugin may still end it, which content alone cannot tell)."""
+    return not any(card.seagull > 0 for card in navigation.values())
 
 
 def did_you_mean(word: str, known) -> str:

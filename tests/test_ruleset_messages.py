@@ -197,3 +197,22 @@ def test_an_unquoted_off_as_an_option_value_says_to_quote(tmp_path, monkeypatch)
         plugins: [{name}]
         options: {{dawn_heal: "off"}}
         """)).options["dawn_heal"] == "off"
+
+
+# --------------------------------------------------------------------------- a game that never ends
+
+def test_validate_notes_a_deck_without_seagulls(tmp_path, capsys):
+    """An audit's house rule took the seagull off every navigation card: valid, but only the
+    death of everyone ends a game (R-END-1), so validate says so (it is no error: a plugin may
+    end the game another way)."""
+    gulls = [card for card, data in lr.load_ruleset("classic").content.navigation.items()
+             if data.seagull > 0]
+    assert gulls                                     # the base deck has seagulls (R-GULL-1)
+    calm = write(tmp_path, "calm.yaml", "name: calm\noverrides:\n  navigation:\n"
+                 + "".join(f"    {card}: {{seagull: 0}}\n" for card in gulls))
+    one_left = write(tmp_path, "one.yaml", "name: one\noverrides:\n  navigation:\n"
+                     + "".join(f"    {card}: {{seagull: 0}}\n" for card in gulls[1:]))
+    assert cli_main(["validate", calm, one_left]) == 0
+    out = capsys.readouterr().out
+    assert out.count("note: no navigation card shows a seagull") == 1
+    assert out.index("note:") > out.index(f"OK {calm}") and out.index("note:") < out.index(f"OK {one_left}")
