@@ -519,6 +519,30 @@ def test_a_move_queued_behind_a_replaced_link_is_refused(db):
     hall.store.close()
 
 
+def test_a_replaced_link_no_longer_talks_nor_asks_for_anything(db):
+    """An audit's page that stopped reading kept its socket after the host replaced its link,
+    and went on talking to the table in the seat's name and setting "pass for me": every
+    request a page makes checks its link again, not only a move."""
+    hall = Hall(Store(db))
+    created = hall.create("classic", 4, "en", ["link"] * 4, 3)
+    seat = hall.table(created["game"]).game.pending[0].by
+    old = hall.enter(_tokens(hall, created["game"])[("seat", seat)])
+    old_host = hall.enter(created["host"])
+    hall.manage(old_host, "link", seat)
+    hall.manage(old_host, "host_link", None)
+    for request in (lambda: hall.say(old, seat, "said by the old link"),
+                    lambda: hall.say(old_host, None, "said by the old host link"),
+                    lambda: hall.set_autopass(old, seat, True),
+                    lambda: hall.take_back(old)):
+        with pytest.raises(Refusal) as refused:
+            request()
+        assert refused.value.code == "revoked"
+    table = hall.table(created["game"])
+    assert table.chat == [] and seat not in table.autopass
+    hall.say(hall.enter(_tokens(hall, created["game"])[("seat", seat)]), seat, "the new link")
+    hall.store.close()
+
+
 def test_the_host_replaces_the_spectator_link_and_its_own(db):
     with TestClient(Server(db, allow_seeds=True).app) as client:
         created = client.post("/api/games", json={"ruleset": "classic", "players": 4,

@@ -808,6 +808,7 @@ class Hall:
 
     def set_autopass(self, pass_: Pass, seat, on) -> None:
         """A seat asks for (or stops) "pass for me when I have nothing to play"."""
+        pass_ = self.enter(pass_.token)       # a replaced link acts no more (as in ``move``)
         if type(seat) is not str or seat not in pass_.seats:
             raise Refusal("not_your_seat", "this link does not play that seat")
         if type(on) is not bool:
@@ -824,6 +825,7 @@ class Hall:
 
     def take_back(self, pass_: Pass) -> None:
         """The player of a seat whose timer ran out takes it back from the bot."""
+        pass_ = self.enter(pass_.token)
         table = self.table(pass_.game_id)
         if table.game.over:
             raise Refusal("over")          # nothing is left to play
@@ -841,6 +843,7 @@ class Hall:
     def say(self, pass_: Pass, seat, text) -> dict:
         """A player says ``text`` to the table (seats and the host; spectators read): kept
         with the game, at most MAX_CHAT characters, CHAT_RATE a second on average."""
+        pass_ = self.enter(pass_.token)       # not in the name of a seat whose link was replaced
         if pass_.role == "spectator":
             raise Refusal("chat", "spectators read the table talk; the players write it")
         if type(text) is not str:
