@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 import shutil
 import sys
 import time
@@ -718,13 +719,19 @@ def _play(args, lang: str, stdin, out) -> int:
         screen.say(text("ui.not_in_game", lang, who=args.character,
                         names=words.names(game, seats, lang)))
         return 2
-    title = text("ui.title", lang, ruleset=ruleset.name, n=players, seed=seed,
+    # no seed until the end: it deals the whole game again, every hand and deck order
+    title = text("ui.title", lang, ruleset=ruleset.name, n=players,
                  who=words.character_name(game, me, lang))
     screen.say(title)
     screen.title = title
     bots = getattr(args, "bots", None)
     opponents = PacedRandom(seed) if not bots else SeatedBots(game, bots.split(","), seed)
-    return run(game, me, lang, stdin, out, opponents, screen)
+    status = run(game, me, lang, stdin, out, opponents, screen)
+    if game.over:
+        command = ["lifeboat-rules", "play", "--ruleset", args.ruleset, "--players", str(players),
+                   "--seed", str(seed), "--as", me] + (["--bots", bots] if bots else [])
+        screen.say(text("ui.dealt_again", lang, seed=seed, command=shlex.join(command)))
+    return status
 
 
 class PacedRandom:

@@ -43,7 +43,7 @@ def play_through(ruleset="classic", players=5, seed=11, lang="en", script=None, 
     out = io.StringIO()
     me = game.view(None)["seats"][who]
     screen = screen(out) if screen else play.PlainScreen(out, fit=False)
-    screen.title = words.text("ui.title", lang, ruleset=ruleset, n=players, seed=seed,
+    screen.title = words.text("ui.title", lang, ruleset=ruleset, n=players,
                               who=words.character_name(game, me, lang))
     assert play.run(game, me, lang, script or Script(), out, RandomPlayer(seed), screen) == 0
     return game, me, out.getvalue()
@@ -86,7 +86,7 @@ def test_the_game_in_chinese_from_the_command_line(monkeypatch, capsys):
     assert main(["play", "--seed", "5", "--players", "6", "--lang", "zh", "--as", "the_kid",
                  "--plain"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("救生艇（classic）：6名玩家，随机种子 5。你扮演小孩。")
+    assert out.startswith("救生艇（classic）：6名玩家。你扮演小孩。")
     menu = int(PROMPT.search(out).group(1))
     assert f"0 不在菜单中：请输入 1 到 {menu} 之间的数字。" in out
     assert f"abc 不在菜单中：请输入 1 到 {menu} 之间的数字。" in out
@@ -103,6 +103,29 @@ def test_you_choose_your_character_by_id_or_by_name(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "You play The Captain." in out
     assert out.rstrip().endswith("Bye. (The game was not finished.)")
+
+
+def test_the_seed_is_told_only_when_the_game_is_over(monkeypatch, capsys):
+    """An audit read the seed off the title line and dealt the game again beside it: every
+    hand, love and hate and both decks' order. The seed, which deals the same game, is said
+    once the game is over (with the command that plays it again), never while it is played."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--players", "6", "--as", "frenchy", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Lifeboat, classic: 6 players. You play Frenchy.")
+    assert "seed" not in out.lower() and not re.search(r"\d{4,}", out)
+    monkeypatch.setattr("sys.stdin", Script())
+    assert main(["play", "--players", "5", "--as", "the_kid", "--plain"]) == 0
+    out = capsys.readouterr().out
+    *before, last = out.rstrip().splitlines()
+    assert not any("seed" in line for line in before)
+    seed = int(re.search(r"That game was seed (\d+); this deals it again: ", last).group(1))
+    command = shlex.split(last.split("this deals it again: ")[1])
+    assert command == ["lifeboat-rules", "play", "--ruleset", "classic", "--players", "5",
+                       "--seed", str(seed), "--as", "the_kid"]
+    monkeypatch.setattr("sys.stdin", Script())
+    assert main(command[1:] + ["--plain"]) == 0
+    assert capsys.readouterr().out == out            # the same deal, the same bots: the same game
 
 
 def test_a_character_not_dealt_is_refused(monkeypatch, capsys):
