@@ -202,15 +202,14 @@ class LifeboatEnv(AECEnv):
             self.render()
 
     def render(self):
-        """The events of the last move in words (``lifeboat_rules.describe``); ``ansi``
-        returns them, ``human`` prints them."""
+        """The last move in words as a spectator is told it (``game.feed(None)``: no hidden
+        card named, whoever watches the screen); ``ansi`` returns it, ``human`` prints it."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
         game = self.game
         last = max((i for i, e in enumerate(game.log) if e["type"] == "action"), default=0)
-        text = "\n".join(lr.describe(e, game) for e in game.log[last:]
-                         if e["type"] not in ("action", "move", "marker"))
+        text = "\n".join(entry["text"] for entry in game.feed(None, since=last))
         if self.render_mode == "human":
             print(text)
             return None

@@ -4,6 +4,7 @@ agents by seat, one current player, masks of the legal integer actions, observat
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -271,3 +272,32 @@ def test_the_holders_option_passes_the_api_test():
     e = env(holders, players=5, seed=3)
     e.reset()
     assert e.unwrapped.game.rules.window_holders
+
+
+def test_render_names_no_card_a_spectator_may_not_see():
+    """An audit found render() words the last move as its actor sees it: the supply card a
+    picker kept (R-SUPPLY-1) and the navigation cards a rower drew (R-ROW-1) were there for
+    whoever watched the screen, and so was the card an offer gives (told to its taker only).
+    It tells the move as a spectator is told it."""
+    e = raw_env(ruleset="classic", players=5, render_mode="ansi")
+    e.reset(seed=3)
+    names = [p["name"] for p in e.unwrapped.game.ruleset.content.raw["provisions"].values()]
+    picks = offers = rows = 0
+    for _ in range(400):
+        if not e.agents or all(e.terminations.values()):
+            break
+        agent = e.agent_selection
+        legal = np.flatnonzero(e.observe(agent)["action_mask"])
+        game = e.unwrapped.game
+        e.step(int(legal[-1]))
+        text = e.render()
+        last = max(i for i, ev in enumerate(game.log) if ev["type"] == "action")
+        move = game.log[last]["action"]["type"]
+        if move in ("pick", "offer"):
+            picks += move == "pick"
+            offers += move == "offer"
+            assert not any(name in text for name in names), text
+        if move in ("row", "place"):
+            rows += 1
+            assert not re.search(r"(?i)navigation cards? \d|nav-", text), text
+    assert picks and offers and rows
