@@ -8,12 +8,12 @@ that imports a missing module is named with the file and line of that import
 from __future__ import annotations
 
 import itertools
-import os
 import textwrap
 
 import pytest
 
 import lifeboat_rules as lr
+from authoring_support import plugin_maker
 from lifeboat_rules import PluginError
 from lifeboat_rules.effects import HookAnswerError
 from lifeboat_rules.plugins import origin
@@ -36,14 +36,7 @@ def failure(tmp_path, text: str) -> str:
 @pytest.fixture
 def plugin(tmp_path, monkeypatch):
     """Write a plugin module (the source is dedented); its importable name and its file."""
-    monkeypatch.syspath_prepend(str(tmp_path))
-
-    def make(source: str) -> tuple[str, str]:
-        name = f"lb_author_{os.getpid()}_{next(_counter)}"
-        path = tmp_path / f"{name}.py"
-        path.write_text(textwrap.dedent(source), encoding="utf-8")
-        return name, str(path)
-    return make
+    return plugin_maker(tmp_path, monkeypatch, "lb_author")
 
 
 # --------------------------------------------------------------------------- scenario checks

@@ -7,29 +7,17 @@ implementation with the wrong parameters. Each with the file, the line and the p
 from __future__ import annotations
 
 import itertools
-import os
 import textwrap
 
 import pytest
 
 import lifeboat_rules as lr
+from authoring_support import plugin_maker, refused, write
 from lifeboat_rules.cli import main as cli_main
 from lifeboat_rules.content import merge_file
 from lifeboat_rules.scenario import check_paths
 
 _counter = itertools.count()
-
-
-def write(folder, name: str, text: str) -> str:
-    path = folder / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def refused(source) -> lr.ContentError:
-    with pytest.raises(lr.ContentError) as info:
-        lr.load_ruleset(source)
-    return info.value
 
 
 def everything(exc: lr.ContentError) -> str:
@@ -206,14 +194,7 @@ def test_one_character_on_two_seats_in_a_scenario_has_its_line(tmp_path):
 
 @pytest.fixture
 def plugin(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(tmp_path))
-
-    def make(source: str) -> tuple[str, str]:
-        name = f"lb_authoring_plugin_{os.getpid()}_{next(_counter)}"
-        path = tmp_path / f"{name}.py"
-        path.write_text(textwrap.dedent(source))
-        return name, str(path)
-    return make
+    return plugin_maker(tmp_path, monkeypatch, "lb_authoring_plugin")
 
 
 def test_a_hook_function_not_marked_hookimpl_is_a_plugin_error(plugin):

@@ -14,21 +14,10 @@ import textwrap
 import pytest
 
 import lifeboat_rules as lr
+from authoring_support import refused, write
 from lifeboat_rules.cli import main as cli_main
 
 _counter = itertools.count()
-
-
-def write(folder, name: str, text: str) -> str:
-    path = folder / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def refused(source) -> lr.ContentError:
-    with pytest.raises(lr.ContentError) as info:
-        lr.load_ruleset(source)
-    return info.value
 
 
 def listing(exc: lr.ContentError) -> str:

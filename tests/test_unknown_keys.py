@@ -11,16 +11,11 @@ import textwrap
 import pytest
 
 import lifeboat_rules as lr
+from authoring_support import write
 from lifeboat_rules.cli import main as cli_main
 from lifeboat_rules.content import base_content, merge_file
 from lifeboat_rules.errors import Problem
 from lifeboat_rules.scenario import game_for, load_file
-
-
-def write(folder, name: str, text: str) -> str:
-    path = folder / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
 
 
 def refused(call, *args) -> lr.ContentError:
