@@ -94,7 +94,7 @@ def _serve(args) -> int:
         raise ValueError("--max-games must be at least 1")
     try:
         serve(args.db, host=args.host, port=args.port, max_games=args.max_games,
-              origins=args.origin or (), allow_seeds=args.allow_seeds)
+              origins=args.origin or (), allow_seeds=args.allow_seeds, proxies=args.proxy or ())
     except FileBusy as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -162,6 +162,9 @@ def main(argv=None) -> int:
     serve.add_argument("--origin", action="append", metavar="URL",
                        help="another address the pages are served from (a reverse proxy's "
                             "https://name); requests from pages of any other site are refused")
+    serve.add_argument("--proxy", action="append", metavar="ADDRESS",
+                       help="a reverse proxy's address: its X-Forwarded-For names the client the "
+                            "limits count by (from anyone else that header is ignored)")
     serve.add_argument("--allow-seeds", action="store_true",
                        help="a new game may come with its seed, for repeatable test games (whoever "
                             "sends the seed knows the deal: never on a table people play at)")

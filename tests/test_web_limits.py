@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import http.client
 import json
 import logging
 import os
@@ -491,6 +492,84 @@ def test_finished_games_of_bots_only_do_not_fill_the_file(db):
     gone = hall.sweep(unplayed_for=10_000, bots_done_for=10_000, keep_bots_done=2)
     assert set(gone) == set(made[:3]) and set(hall.store.game_ids()) == {*made[3:], people}
     hall.store.close()
+
+
+def test_a_game_people_left_after_a_move_expires_once_idle(db):
+    """An audit made one move in each of its games, and they filled the limit for ever: a game
+    in progress nothing has moved in for ``Limits.idle_expiry`` is dropped too."""
+    hall = Hall(Store(db), max_games=1)
+    left = hall.create("classic", 4, "en", ["link"] * 4, 1)
+    table = hall.table(left["game"])
+    seat = table.game.pending[0].by
+    hall.move(hall.enter(_tokens(hall, left["game"])[("seat", seat)]), seat,
+              table.game.legal_actions(seat)[0], table.offer(seat))
+    assert hall.sweep(unplayed_for=-1, bots_done_for=10_000, keep_bots_done=20,
+                      idle_for=10_000) == []                  # moved in a moment ago: kept
+    with pytest.raises(Refusal):
+        hall.create("classic", 4, "en", ["link"] * 4, 2)
+    assert hall.sweep(unplayed_for=-1, bots_done_for=10_000, keep_bots_done=20,
+                      idle_for=-1) == [left["game"]]
+    hall.create("classic", 4, "en", ["link"] * 4, 2)       # its place is free again
+    hall.store.close()
+
+
+def test_one_address_keeps_a_few_games_in_progress(db):
+    """Within the rate of creation, one address could still fill the server's limit given an
+    hour and a half: it keeps ``games_per_client`` games in progress at most; one dropped (or
+    over) no longer counts."""
+    limits = Limits(create_burst=100, games_per_client=2, unplayed_expiry=-1)
+    server = Server(db, allow_seeds=True, limits=limits)
+    with TestClient(server.app) as client:
+        body = {"ruleset": "classic", "players": 4, "seats": ["link"] * 4}
+        answers = [client.post("/api/games", json=body) for _ in range(3)]
+        assert [a.status_code for a in answers] == [201, 201, 429]
+        assert answers[2].json()["code"] == "limit"
+        gone = client.portal.call(server.sweep)        # nobody moved in them: dropped
+        assert set(gone) == {answers[0].json()["game"], answers[1].json()["game"]}
+        assert client.post("/api/games", json=body).status_code == 201
+
+
+def test_every_loopback_address_is_one_client():
+    """An audit sent from 127.0.0.2, 127.0.0.3, ... and each address had limits of its own."""
+    class Connection:
+        def __init__(self, host):
+            self.client = type("Address", (), {"host": host})()
+    one = {Server._client(Connection(h)) for h in ("127.0.0.1", "127.0.0.2", "127.255.0.9",
+                                                    "::1", "::ffff:127.0.0.5")}
+    assert one == {"loopback"}
+    assert Server._client(Connection("192.0.2.7")) == "192.0.2.7"
+    assert Server._client(Connection("2001:db8::1")) == "2001:db8::1"
+
+
+def test_a_forwarded_address_is_not_believed_without_a_proxy(tmp_path):
+    """An audit set a new X-Forwarded-For on each POST (uvicorn believes it from 127.0.0.1 by
+    default) and from 127.0.0.2 and up: every one of them was a new client. The real server:
+    the 11th game from this machine is refused however the requests say where they come from."""
+    port = _free_port()
+    server = _serve(str(tmp_path / "t.sqlite3"), port, str(tmp_path / "serve.log"))
+    try:
+        _wait_up(port, server)
+        body = json.dumps({"ruleset": "classic", "players": 4, "seats": ["link"] * 4}).encode()
+        codes = []
+        for n in range(Limits.create_burst + 1):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/games",
+                data=body, headers={"Content-Type": "application/json",
+                                    "X-Forwarded-For": f"198.51.100.{n}"})
+            try:
+                with urllib.request.urlopen(request, timeout=BOUND) as answer:
+                    codes.append(answer.status)
+            except urllib.error.HTTPError as refused:
+                codes.append(refused.code)
+        assert codes == [201] * Limits.create_burst + [429]
+        other = http.client.HTTPConnection("127.0.0.1", port, timeout=BOUND,
+                                           source_address=("127.0.0.9", 0))
+        other.request("POST", "/api/games", body, {"Content-Type": "application/json"})
+        assert other.getresponse().status == 429            # another loopback address: the same
+        other.close()
+    finally:
+        server.terminate()
+        server.wait(BOUND)
 
 
 # ---------------------------------------------------------------------- replaced links

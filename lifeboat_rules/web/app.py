@@ -62,6 +62,8 @@ class Limits:
     create_burst: int = 10          # games one address may create at once
     create_every: float = 60.0      # and then one every so many seconds
     unplayed_expiry: float = 3600.0     # seconds a game nobody has moved in is kept
+    idle_expiry: float = 7 * 86400.0    # seconds a game in progress nothing moved in is kept
+    games_per_client: int = 20      # games in progress one address created (since the start)
     bots_only_games: int = 2        # games of bots only in progress at once
     bots_done_expiry: float = 3600.0    # seconds a finished game of bots only is kept
     bots_done_kept: int = 20        # finished games of bots only kept at most
@@ -225,6 +227,7 @@ class Server:
         self.sockets = 0                   # open WebSockets, with or without a link
         self.per_client: collections.Counter = collections.Counter()
         self.creators: dict = {}           # address -> Bucket of game creation
+        self.created_by: dict = {}         # game id -> the address that created it
         self.stopping = False
         self._sweeper: asyncio.Task | None = None
         self._watcher: asyncio.Task | None = None      # cuts off pages that stopped reading
@@ -303,7 +306,17 @@ class Server:
 
     @staticmethod
     def _client(connection) -> str:
-        return connection.client.host if connection.client else "?"
+        """The address a connection's limits are counted by: every loopback address is one
+        (a program on this machine can send from any of 127.0.0.0/8); a forwarded address
+        only from a proxy the server was told to trust (``serve(proxies=...)``)."""
+        host = connection.client.host if connection.client else "?"
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return host
+        mapped = getattr(address, "ipv4_mapped", None)
+        return "loopback" if address.is_loopback or (mapped is not None and mapped.is_loopback) \
+            else host
 
     # ------------------------------------------------------------------ HTTP
 
@@ -337,9 +350,18 @@ class Server:
             return _refused(Refusal("malformed", "the body must be a JSON object"), 400)
         if type(data) is not dict:
             return _refused(Refusal("malformed", "the body must be a JSON object"), 400)
-        if not self._may_create(self._client(request)):
+        client = self._client(request)
+        if not self._may_create(client):
             return _refused(Refusal("too_fast", f"at most {limits.create_burst} games at once from one "
                                     f"address, then one every {limits.create_every:g} seconds"), 429)
+        mine = [g for g, c in self.created_by.items() if c == client]
+        if len(mine) >= limits.games_per_client:
+            live = await self._run(self.pool, self.hall.store.in_progress, mine)
+            for game_id in set(mine) - live:        # over or dropped: no longer counted
+                del self.created_by[game_id]
+            if len(live) >= limits.games_per_client:
+                return _refused(Refusal("limit", f"at most {limits.games_per_client} games in "
+                                        "progress created from one address"), 429)
         if data.get("seed") is not None and not self.allow_seeds:
             return _refused(Refusal("bad_request", "seed: this server deals its games itself (whoever chose "
                                     "the seed would know every card to come); a server started with "
@@ -350,6 +372,7 @@ class Server:
                                       data.get("timer"))
         except Refusal as refusal:
             return _refused(refusal, 429 if refusal.code == "limit" else 400)
+        self.created_by[created["game"]] = client
         self._wake_bots(self._room(created["game"]))
         self._schedule(self._room(created["game"]))
         created["url"] = f"/table#{created['host']}"
@@ -828,8 +851,9 @@ class Server:
         ``bots_done_kept``) and closes their pages; returns their ids."""
         limits = self.limits
         gone = await self._run(self.pool, self.hall.sweep, limits.unplayed_expiry,
-                               limits.bots_done_expiry, limits.bots_done_kept)
+                               limits.bots_done_expiry, limits.bots_done_kept, limits.idle_expiry)
         for game_id in gone:
+            self.created_by.pop(game_id, None)
             room = self.rooms.get(game_id)
             if room is not None:
                 for page in list(room.pages):
@@ -897,8 +921,11 @@ def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits
 
 
 def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 100,
-          limits: Limits | None = None, origins=(), allow_seeds: bool = False) -> None:
-    """Runs the table with uvicorn until stopped; ``FileBusy`` if another server has ``db``."""
+          limits: Limits | None = None, origins=(), allow_seeds: bool = False,
+          proxies=()) -> None:
+    """Runs the table with uvicorn until stopped; ``FileBusy`` if another server has ``db``.
+    ``proxies``: the addresses of reverse proxies whose ``X-Forwarded-For`` names the client
+    (from anyone else the header is ignored: it would let one client pass for many)."""
     limits = limits or Limits()
     app = create_app(db, max_games=max_games, limits=limits, origins=origins, allow_seeds=allow_seeds,
                      hosts=loopback_names(host))
@@ -915,7 +942,8 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 1
         ws_per_message_deflate=False,      # compressing every state costs more CPU than it saves
         ws_ping_interval=20.0, ws_ping_timeout=20.0,
         timeout_keep_alive=limits.keep_alive, limit_concurrency=limits.http_connections,
-        h11_max_incomplete_event_size=16 * 1024)
+        h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None)
     _tune_collector()
     uvicorn.Server(config).run()
 

@@ -313,15 +313,21 @@ class Store:
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created")]
 
-    def sweep(self, unplayed_before: float, bots_done_before: float, keep_bots_done: int) -> list:
-        """Drops games no person ever moved in, created before ``unplayed_before``, and
-        finished bots-only games no person moved in, last changed before ``bots_done_before``
-        or past the newest ``keep_bots_done`` of them (a game people played in is kept, even
-        if bots played its end). Returns the ids dropped."""
+    def sweep(self, unplayed_before: float, bots_done_before: float, keep_bots_done: int,
+              idle_before: float | None = None) -> list:
+        """Drops games no person ever moved in, created before ``unplayed_before``; games in
+        progress nothing moved in since ``idle_before`` (abandoned); and finished bots-only
+        games no person moved in, last changed before ``bots_done_before`` or past the newest
+        ``keep_bots_done`` of them (a game people played in is kept, even if bots played its
+        end). Returns the ids dropped."""
         with self._lock, self._transaction():
             gone = [r[0] for r in self._db.execute(
                 "SELECT id FROM games WHERE over = 0 AND played = 0 AND bots_only = 0 AND created < ?",
                 (unplayed_before,))]
+            if idle_before is not None:
+                gone += [r[0] for r in self._db.execute(
+                    "SELECT id FROM games WHERE over = 0 AND NOT (played = 0 AND bots_only = 0) "
+                    "AND updated < ?", (idle_before,))]
             done = [r[0] for r in self._db.execute(
                 "SELECT id, updated FROM games WHERE over = 1 AND bots_only = 1 AND played = 0 ORDER BY updated DESC")]
             old = {r[0] for r in self._db.execute(
@@ -332,6 +338,15 @@ class Store:
                 self._db.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(g,) for g in gone])
             self._db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
         return gone
+
+    def in_progress(self, game_ids) -> set:
+        """Those of ``game_ids`` still kept and not over."""
+        ids = list(game_ids)
+        if not ids:
+            return set()
+        with self._lock:
+            return {r[0] for r in self._db.execute(
+                f"SELECT id FROM games WHERE over = 0 AND id IN ({','.join('?' * len(ids))})", ids)}
 
     # ------------------------------------------------------------------ seats and tokens
 

@@ -580,11 +580,14 @@ class Hall:
         with self._lock:
             self._tables.pop(game_id, None)
 
-    def sweep(self, unplayed_for: float, bots_done_for: float, keep_bots_done: int) -> list:
-        """Drops games nobody played ``unplayed_for`` seconds after their creation and
-        finished bots-only games (see ``Store.sweep``); returns their ids."""
+    def sweep(self, unplayed_for: float, bots_done_for: float, keep_bots_done: int,
+              idle_for: float | None = None) -> list:
+        """Drops games nobody played ``unplayed_for`` seconds after their creation, games in
+        progress nothing moved in for ``idle_for`` seconds, and finished bots-only games (see
+        ``Store.sweep``); returns their ids."""
         now = time.time()
-        gone = self.store.sweep(now - unplayed_for, now - bots_done_for, keep_bots_done)
+        gone = self.store.sweep(now - unplayed_for, now - bots_done_for, keep_bots_done,
+                                None if idle_for is None else now - idle_for)
         for game_id in gone:
             self._forget(game_id)
             self._tokens_changed(game_id)
