@@ -109,19 +109,20 @@ def test_the_seed_is_told_only_when_the_game_is_over(monkeypatch, capsys):
     """An audit read the seed off the title line and dealt the game again beside it: every
     hand, love and hate and both decks' order. The seed, which deals the same game, is said
     once the game is over (with the command that plays it again), never while it is played."""
+    monkeypatch.setattr(play, "PACED_SECONDS", 0.0)     # the others' moves without their pace
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     assert main(["play", "--players", "6", "--as", "frenchy", "--plain"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Lifeboat, classic: 6 players. You play Frenchy.")
     assert "seed" not in out.lower() and not re.search(r"\d{4,}", out)
     monkeypatch.setattr("sys.stdin", Script())
-    assert main(["play", "--players", "5", "--as", "the_kid", "--plain"]) == 0
+    assert main(["play", "--players", "6", "--as", "the_kid", "--plain"]) == 0   # (all dealt)
     out = capsys.readouterr().out
     *before, last = out.rstrip().splitlines()
     assert not any("seed" in line for line in before)
     seed = int(re.search(r"That game was seed (\d+); this deals it again: ", last).group(1))
     command = shlex.split(last.split("this deals it again: ")[1])
-    assert command == ["lifeboat-rules", "play", "--ruleset", "classic", "--players", "5",
+    assert command == ["lifeboat-rules", "play", "--ruleset", "classic", "--players", "6",
                        "--seed", str(seed), "--as", "the_kid"]
     monkeypatch.setattr("sys.stdin", Script())
     assert main(command[1:] + ["--plain"]) == 0
