@@ -65,20 +65,8 @@ MAX_ANSWER_SHOWN = 200   # characters of a refused answer shown (a huge one is c
 
 
 def hook_nonsense(hook: str, answer, what: str):
-    raise HookAnswerError(hook, f"answered {answer_words(answer)} {what}")
-
-
-def answer_words(answer) -> str:
-    """A hook's refused answer as its author would see it: the whole repr (the part that is
-    wrong may be its last), cut only when very long; never failing itself (a huge int, a
-    hostile ``__repr__``)."""
-    if type(answer) is str and len(answer) > MAX_ANSWER_SHOWN:
-        answer = answer[:MAX_ANSWER_SHOWN]      # (a repr of megabytes is not made to be cut)
-    try:
-        text = repr(answer)
-    except Exception:
-        return short(answer)
-    return text if len(text) <= MAX_ANSWER_SHOWN else text[:MAX_ANSWER_SHOWN - 3] + "..."
+    # the whole answer (the part that is wrong may be its last), cut only when very long
+    raise HookAnswerError(hook, f"answered {short(answer, MAX_ANSWER_SHOWN)} {what}")
 
 
 # The fields that hold lists or mappings, for each event type the built-in rules emit (the

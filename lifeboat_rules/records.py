@@ -197,13 +197,14 @@ class Marker:
     rule: str = ""
 
 
-def short(value: object) -> str:
-    """A short repr for a message, whatever the value (a huge int or string, a cycle, an
-    object whose repr raises): words about bad input must not fail themselves."""
-    if type(value) is str and len(value) > 60:
-        value = value[:60]
+def short(value: object, limit: int = 60) -> str:
+    """A repr of at most ``limit`` characters for a message, whatever the value (a huge int
+    or string, a cycle, an object whose repr raises): words about bad input must not fail
+    themselves."""
+    if type(value) is str and len(value) > limit:
+        value = value[:limit]      # (a repr of megabytes is not made to be cut)
     try:
         text = repr(value)
     except Exception:   # ints past the str-conversion limit, hostile __repr__, deep nesting
         text = f"<a {type(value).__name__}>"
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= limit else text[:limit - 3] + "..."

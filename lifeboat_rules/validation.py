@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 
 from .errors import BrokenPlugin, ContentError, problem_record
+from .records import short
 from .yamlio import boolean_hint, lines_of
 
 MAX_REPORTED = 50  # problems listed in one ContentError
@@ -192,7 +193,7 @@ def _entries(found_errors, name: str, prefix: str, inherited=None) -> list[tuple
                                   f"{message}; {forms}" if forms else message))
             else:
                 if shown is located and forms:   # the value has the shape of no form
-                    message = f"{_brief(located.instance)} is none of the {forms}"
+                    message = f"{short(located.instance)} is none of the {forms}"
                 else:
                     message = _message(shown, name, inherited)
                     if shown is not located and inner:
@@ -246,11 +247,6 @@ def _forms(error: jsonschema.ValidationError) -> str:
     forms = [_form(branch) for branch in error.validator_value]
     listed = ", ".join(forms[:-1]) + f" or {forms[-1]}" if len(forms) > 1 else forms[0]
     return f"forms accepted here: {listed}"
-
-
-def _brief(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _message(error: jsonschema.ValidationError, name: str, inherited=None) -> str:

@@ -324,7 +324,7 @@ class Store:
             gone = [r[0] for r in self._db.execute(
                 "SELECT id FROM games WHERE over = 0 AND played = 0 AND bots_only = 0 AND created < ?",
                 (unplayed_before,))]
-            if idle_before is not None:
+            if idle_before is not None:   # (the games the query above takes are not taken twice)
                 gone += [r[0] for r in self._db.execute(
                     "SELECT id FROM games WHERE over = 0 AND NOT (played = 0 AND bots_only = 0) "
                     "AND updated < ?", (idle_before,))]
