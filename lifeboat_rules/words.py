@@ -28,7 +28,7 @@ import functools
 import re
 from collections.abc import Mapping
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 import yaml
 
@@ -286,6 +286,16 @@ def describe_action(action: Mapping, game, lang: str = DEFAULT_LANG,
     return _Words(game, lang, viewer).action(action, live=True)
 
 
+def action_words(game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR,
+                 view: Mapping | None = None) -> Callable[[Mapping], str]:
+    """``describe_action`` for many actions of one ``viewer`` in one position (a menu of its
+    moves): the content and the cards the viewer sees are read once for all of them, from
+    ``view`` when the caller has it (``game.view(viewer)`` now, read only), else from the
+    game. Read between moves: the words name the cards as they are placed now."""
+    words = _Words(game, lang, viewer, view)
+    return lambda action: words.action(action, live=True)
+
+
 def describe_decision(decision: Any, game, lang: str = DEFAULT_LANG) -> str:
     """The sentence for a decision the game waits for (``game.pending``)."""
     if isinstance(decision, Mapping):
@@ -346,14 +356,30 @@ def _view_of(game, character: str | None) -> dict | None:
     return view
 
 
+def _cards_seen(view: Any) -> dict | None:
+    """id -> kind of the cards a view shows (hands, fronts, a decision's cards; a navigation
+    card's kind is None); None without a view."""
+    if not isinstance(view, Mapping):
+        return None
+    seen: dict = {}
+    for entry in (view.get("characters") or {}).values():
+        for card in list(entry.get("hand") or []) + list(entry.get("front") or []):
+            seen[card.get("id")] = card.get("kind")
+    for card in (view.get("decision") or {}).get("cards") or []:
+        seen[card.get("id")] = card.get("kind")
+    return seen
+
+
 class _Words:
     """The sentences of one language for one game; ``viewer``: whose view names an action's
     cards (``ACTOR``: the action's actor)."""
 
-    def __init__(self, game, lang: str, viewer: Any = ACTOR):
+    def __init__(self, game, lang: str, viewer: Any = ACTOR, view: Mapping | None = None):
         self.game = game
         self.lang = language(lang)
         self.viewer = viewer
+        self._view = view            # ``viewer``'s view now, when the caller has it
+        self._cards: dict | None = None   # id -> kind of the cards in that view
         merged = content(game)
         self.provisions = merged.get("provisions", {})
         self.navigation = merged.get("navigation", {})
@@ -959,16 +985,11 @@ class _Words:
                    and r not in self.navigation for r in refs) \
                 or not (viewer is None or isinstance(viewer, str)):
             return None
-        view = _view_of(self.game, viewer)
-        if not isinstance(view, Mapping):
-            return None
-        seen: dict = {}
-        for entry in (view.get("characters") or {}).values():
-            for card in list(entry.get("hand") or []) + list(entry.get("front") or []):
-                seen[card.get("id")] = card.get("kind")
-        for card in (view.get("decision") or {}).get("cards") or []:
-            seen[card.get("id")] = card.get("kind")
-        return seen
+        if self._view is not None and viewer == self.viewer:
+            if self._cards is None:
+                self._cards = _cards_seen(self._view)
+            return self._cards
+        return _cards_seen(_view_of(self.game, viewer))
 
     def act_pick(self, a, by, seen, live):
         return self.t("actions.pick", who=self.who(by), card=self.card_ref(a.get("card"), seen))

@@ -152,6 +152,31 @@ def test_every_listed_action_has_a_sentence_of_its_own(played, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_menu_worded_at_once_reads_as_each_action_worded_alone(lang):
+    """``words.action_words`` (a player's menu: the content and its view read once) words every
+    action as ``describe`` does for that player, with the view given or read from the game,
+    and for a viewer other than the actor (a spectator's copy names no hidden card)."""
+    compared = 0
+    for ruleset in RULESETS:
+        loaded = lr.load_ruleset(ruleset)
+        game = lr.new_game(loaded, players=max(loaded.players), seed=11)
+        bot = RandomPlayer(11, free_rate=0.3)
+        while not game.over:
+            for seat in game.view(None)["seats"]:
+                actions = game.legal_actions(seat)
+                given = words.action_words(game, lang, seat, game.view(seat))
+                read = words.action_words(game, lang, seat)
+                public = words.action_words(game, lang, None, game.view(None))
+                for action in actions:
+                    alone = lr.describe(action, game, lang, viewer=seat)
+                    assert given(action) == read(action) == alone, (action, alone)
+                    assert public(action) == lr.describe(action, game, lang, viewer=None)
+                    compared += 1
+            game.apply(bot.act(game))
+    assert compared > 5000, compared
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_decision_has_a_sentence_of_its_own(played, lang):
     _, _, decisions = played
     for kind, (decision, game) in decisions.items():

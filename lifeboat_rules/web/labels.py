@@ -22,6 +22,13 @@ def describe(item, game, lang: str, viewer) -> str:
     return lr.describe(item, game, lang, viewer=viewer)
 
 
+def menu_words(game, lang: str, viewer, view):
+    """``describe`` for the actions of ``viewer``'s menu now, its view ``view`` (that
+    player's ``game.view``) read once for all of them (``words.action_words``)."""
+    from lifeboat_rules import words
+    return words.action_words(game, lang, viewer, view)
+
+
 def names(game, lang: str) -> dict:
     """{id: display name in ``lang``} of every character and provision kind of the game's
     content (the library's names: ``name``, ``names: {zh: ...}``)."""

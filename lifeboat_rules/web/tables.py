@@ -149,6 +149,7 @@ class Table:
             known.clear()
         names = self.names(lang)
         places = _places(view)
+        words = None        # the menu's words, made at its first action not worded before
         buttons, seen = [], set()
         for action in legal:
             label, after = None, None
@@ -163,7 +164,9 @@ class Table:
                     words_key = (words_key, deciding)
                 label = known.get(words_key)
                 if label is None:
-                    label = known[words_key] = labels.describe(action, game, lang, seat)
+                    if words is None:
+                        words = labels.menu_words(game, lang, seat, view)
+                    label = known[words_key] = words(action)
             if label in seen:
                 continue
             seen.add(label)
