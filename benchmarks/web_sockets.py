@@ -9,10 +9,12 @@ table answers a move with four pages' states, and one client on 127.0.0.1 sendin
 one at a time. It prints the server's CPU time (user + system, from /proc) per message and its
 four answers, for each way of sending and each event loop: through Starlette's
 ``WebSocket.send_text`` with ``asyncio.timeout`` around each answer (how the table sent before),
-straight to uvicorn's own ``send`` with the timeout, without it, and each answer handed to a
-sender task of its own page, woken for it (how the table sends now: a page's messages leave one
-at a time, in order, and a page whose socket is full holds up no other); on asyncio's own loop
-and on uvloop (when installed). Each figure is given as a ratio to the
+straight to uvicorn's own ``send`` with the timeout, without it, each answer handed to a
+sender task of its own page, woken for it (a page's messages leave one at a time, in order, and
+a page whose socket is full holds up no other), and the same senders on the table's own
+WebSocket protocol (``sockets.TableSocket``: each answer written as one frame, a page's
+messages read a few ahead; how the table sends now); on asyncio's own loop and on uvloop (when
+installed). Each figure is given as a ratio to the
 first one measured in the same run, and the R runs alternate the ways, so that the machine's
 drift from minute to minute falls on all of them alike.
 """
@@ -30,7 +32,7 @@ import sys
 from web_load import cpu_seconds, free_port      # (this folder)
 
 ANSWER = "x" * 700
-WAYS = ["starlette+timeout", "direct+timeout", "direct", "sender-tasks"]
+WAYS = ["starlette+timeout", "direct+timeout", "direct", "sender-tasks", "table-sockets"]
 
 
 def serve(port: int, way: str, loop: str) -> None:
@@ -48,8 +50,14 @@ def serve(port: int, way: str, loop: str) -> None:
     async def endpoint(ws):
         await ws.accept()
         put = ws.scope["benchmark.send"]
+        if way == "table-sockets":      # the writer's own frame, as the table's senders write
+            writer = ws.scope[WRITER]
+
+            async def put(message):
+                await writer.write_text(message["text"])
         pages = [(asyncio.Event(), []) for _ in range(4)]
-        senders = [asyncio.ensure_future(sender(put, page)) for page in pages] if way == "sender-tasks" else []
+        senders = [asyncio.ensure_future(sender(put, page)) for page in pages] \
+            if way in ("sender-tasks", "table-sockets") else []
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -76,7 +84,10 @@ def serve(port: int, way: str, loop: str) -> None:
             scope["benchmark.send"] = send
         await inner(scope, receive, send)
 
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio",
+    from lifeboat_rules.web.sockets import WRITER, TableSocket
+
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning",
+                ws=TableSocket if way == "table-sockets" else "websockets-sansio",
                 ws_per_message_deflate=False, loop=loop, lifespan="off")
 
 

@@ -89,7 +89,7 @@ def test_web_sockets_prints_the_socket_layer_by_way_of_sending():
     rows = [line.split() for line in out.splitlines() if line.startswith("  ") and " on " in line]
     ways = {(row[0], row[2]) for row in rows}
     assert {("starlette+timeout", "asyncio"), ("direct+timeout", "asyncio"), ("direct", "asyncio"),
-            ("sender-tasks", "asyncio")} <= ways, out
+            ("sender-tasks", "asyncio"), ("table-sockets", "asyncio")} <= ways, out
     assert rows[0][5] == "1.00", out
 
 

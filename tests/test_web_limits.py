@@ -57,8 +57,8 @@ class ThreadServer:
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
         self.port = self.socket.getsockname()[1]
-        self.uvicorn = uvicorn.Server(uvicorn.Config(server.app, log_level="warning", lifespan="on",
-                                                     ws="websockets-sansio"))
+        # as ``serve`` runs it (its sockets, timeouts and limits)
+        self.uvicorn = uvicorn.Server(web_app.uvicorn_config(server.app, server.limits))
         self.thread = threading.Thread(target=self.uvicorn.run, kwargs={"sockets": [self.socket]},
                                        daemon=True)
 
@@ -284,6 +284,127 @@ def test_a_page_whose_state_does_not_leave_is_cut_off(db, caplog):
         stop.set()
         raw.close()
     assert any("stopped reading: cut off" in r.getMessage() for r in caplog.records)
+
+
+def test_a_flooding_page_is_read_only_a_few_messages_ahead(db):
+    """The table's sockets read a page's messages ahead of the table (``sockets.TableSocket``:
+    uvicorn paused and resumed reading around every message), but no further than
+    ``READ_AHEAD`` messages or ``READ_AHEAD_BYTES``: a page that sends faster than the table
+    takes its messages then waits in its own socket and holds no more of the server's memory.
+    Here the table takes a page's messages more slowly than the page sends them (each one
+    takes it longer than the test), so its socket must stop being read."""
+    from lifeboat_rules.web import sockets
+
+    server = Server(db, allow_seeds=True, limits=Limits(rate=100_000, burst=100_000, send_timeout=10 * BOUND))
+    with ThreadServer(server) as live:
+        created = new_game(live, ["link"] * 4)
+        links = links_of(live.ws, created["host"])
+
+        stop = threading.Event()
+
+        async def slow(room, conn, message):       # until the test is over
+            while not stop.is_set():
+                await asyncio.sleep(0.02)
+        server._handle = slow
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.connect(("127.0.0.1", live.port))
+        raw.settimeout(BOUND)
+        raw.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += raw.recv(1)            # the upgrade's answer, then the hello
+        raw.sendall(frame({"type": "hello", "token": links["spectator"]}))
+        garbage = frame({"type": "look", "padding": "x" * 900})
+
+        def flood():
+            with contextlib.suppress(Exception):
+                while not stop.is_set():
+                    raw.sendall(garbage)
+        threading.Thread(target=flood, daemon=True).start()
+        deadline = time.monotonic() + BOUND
+        while True:
+            paused = [c for c in live.uvicorn.server_state.connections
+                      if isinstance(c, sockets.TableSocket) and c.read_paused]
+            if paused:
+                break
+            assert time.monotonic() < deadline, "the flooding page's socket was never paused"
+            time.sleep(0.01)
+        held = [(len(c.queue.items), c.queue.size) for c in paused]
+        for _ in range(20):        # and holds no more while the flood goes on (one read of the
+            time.sleep(0.01)       # socket may bring many messages at once: 256 KiB at most)
+            assert [(len(c.queue.items), c.queue.size) for c in paused] == held
+            assert all(c.read_paused for c in paused)
+        assert all(size < sockets.READ_AHEAD_BYTES + 256 * 1024 for _, size in held)
+        assert any(p.pass_.role == "spectator" and not p.closed for p in server.rooms[created["game"]].pages)
+        stop.set()
+        raw.close()
+
+
+def test_the_tables_frames_read_as_a_websocket_client_reads_them():
+    """``TableSocket.write_text`` writes a server's frame itself (RFC 6455: no mask, 7, 16 or
+    64 bits of length): a client's parser (the ``websockets`` library's) reads back every
+    message, whatever its length, in order; a socket that is closed refuses to write."""
+    import uvicorn
+    from websockets.frames import Opcode
+    from websockets.protocol import Protocol, Side, State
+
+    from lifeboat_rules.web.sockets import TableSocket
+
+    class Transport:
+        def __init__(self):
+            self.data = bytearray()
+
+        def write(self, data):
+            self.data += data
+
+        def get_extra_info(self, name, default=None):
+            return ("127.0.0.1", 1) if name in ("sockname", "peername") else default
+
+        def is_closing(self):
+            return False
+
+    async def written(texts):
+        config = uvicorn.Config(lambda scope, receive, send: None, ws_max_size=1 << 20)
+        config.load()
+        from uvicorn.server import ServerState
+        protocol = TableSocket(config=config, server_state=ServerState(), app_state={})
+        transport = Transport()
+        protocol.connection_made(transport)
+        protocol.conn.state = State.OPEN      # (as after the handshake)
+        for text in texts:
+            await protocol.write_text(text)
+        protocol.conn.state = State.CLOSED
+        with pytest.raises(ConnectionError):
+            await protocol.write_text("late")
+        return bytes(transport.data)
+
+    texts = ["", "x", "é" * 62, "y" * 125, "z" * 126, "雨" * 30_000, "w" * 65_535, "v" * 70_000]
+    client = Protocol(Side.CLIENT, state=State.OPEN, max_size=None)     # (past the handshake)
+    client.receive_data(asyncio.run(written(texts)))
+    frames = client.events_received()
+    assert [f.opcode for f in frames] == [Opcode.TEXT] * len(texts)
+    assert [f.data.decode() for f in frames] == texts
+    assert client.parser_exc is None
+
+
+def test_a_text_message_that_is_not_utf8_closes_the_socket_with_1007(db):
+    """RFC 6455, 8.1: text must be UTF-8; the table's socket closes with 1007 (as uvicorn's)."""
+    from websockets.exceptions import ConnectionClosed
+
+    server = Server(db, allow_seeds=True)
+    with ThreadServer(server) as live:
+        created = new_game(live, ["link"] * 4)
+        links = links_of(live.ws, created["host"])
+        with connect(live.ws, open_timeout=BOUND) as ws:
+            ws.send(json.dumps({"type": "hello", "token": links["spectator"]}))
+            json.loads(ws.recv(BOUND))
+            ws.send(b"\xff\xfe not UTF-8", text=True)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(BOUND)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
 
 
 def test_a_page_that_sends_a_burst_faster_than_it_reads_gets_every_answer(db, monkeypatch):

@@ -36,6 +36,7 @@ from .. import bots
 from . import labels
 from .changes import changes
 from .jsontext import dumps as to_text
+from .sockets import WRITER, TableSocket
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
 
@@ -149,12 +150,16 @@ class Connection:
 
     __slots__ = ("socket", "pass_", "seat", "lang", "since", "chat_since", "bucket", "outbox", "text",
                  "wants", "full", "making", "ref", "wake", "sender", "closed", "changes", "version",
-                 "last", "put", "sending")
+                 "last", "put", "writer", "sending")
 
     def __init__(self, socket: WebSocket, pass_, lang: str, rate: float, burst: int):
         self.socket = socket
-        # the server's own send for this socket (``_ServerSend``); None: send through Starlette
-        self.put = socket.scope.get(SERVER_SEND) if socket is not None else None
+        scope = socket.scope if socket is not None else {}
+        # the connection that writes the page's messages straight to its socket (under
+        # ``serve``: ``sockets.TableSocket``), else the server's own send (``_ServerSend``),
+        # else (neither) Starlette's socket
+        self.writer = scope.get(WRITER)
+        self.put = scope.get(SERVER_SEND)
         self.sending: float | None = None   # when (the loop's clock) the message leaving began
         self.pass_ = pass_
         self.seat = pass_.seats[0] if pass_.seats else None
@@ -890,7 +895,9 @@ def loopback_names(host: str):
 async def _send(conn: Connection, text: str) -> None:
     """``text`` sent to ``conn``'s page: straight to the server's send, or through Starlette's
     socket where the server keeps none (``_ServerSend``)."""
-    if conn.put is not None:
+    if conn.writer is not None:
+        await conn.writer.write_text(text)
+    elif conn.put is not None:
         await conn.put({"type": "websocket.send", "text": text})
     else:
         await conn.socket.send_text(text)
@@ -935,17 +942,24 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 1
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
-    config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="on",
-        http=_timed_http(limits.head_timeout), ws="websockets-sansio",
+    config = uvicorn_config(app, limits, host=host, port=port, proxies=proxies)
+    _tune_collector()
+    uvicorn.Server(config).run()
+
+
+def uvicorn_config(app, limits: Limits, proxies=(), **options) -> uvicorn.Config:
+    """How ``serve`` runs the table under uvicorn (``options``: more of uvicorn's settings,
+    as ``host`` and ``port``): its HTTP with the head's timeout, its WebSockets
+    (``sockets.TableSocket``) with their limits, no compression, pings."""
+    return uvicorn.Config(
+        app, log_level="warning", lifespan="on",
+        http=_timed_http(limits.head_timeout), ws=TableSocket,
         ws_max_size=16 * limits.message_bytes, ws_max_queue=16,
         ws_per_message_deflate=False,      # compressing every state costs more CPU than it saves
         ws_ping_interval=20.0, ws_ping_timeout=20.0,
         timeout_keep_alive=limits.keep_alive, limit_concurrency=limits.http_connections,
         h11_max_incomplete_event_size=16 * 1024,
-        proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None)
-    _tune_collector()
-    uvicorn.Server(config).run()
+        proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None, **options)
 
 
 # Python's cycle collector, for a server: a move makes thousands of small objects, almost all
