@@ -342,6 +342,18 @@ def test_a_flooding_page_is_read_only_a_few_messages_ahead(db):
         raw.close()
 
 
+def test_serve_runs_the_tables_own_sockets_on_this_uvicorn():
+    """``TableSocket`` reads fields of uvicorn's own protocol; ``serve`` falls back to that
+    protocol where they are missing. With the uvicorn the tests (and CI) run, it must not."""
+    from lifeboat_rules.web import sockets
+
+    async def app(scope, receive, send):
+        return None
+
+    assert sockets.compatible()
+    assert web_app.uvicorn_config(app, Limits()).ws is sockets.TableSocket
+
+
 def test_the_tables_frames_read_as_a_websocket_client_reads_them():
     """``TableSocket.write_text`` writes a server's frame itself (RFC 6455: no mask, 7, 16 or
     64 bits of length): a client's parser (the ``websockets`` library's) reads back every

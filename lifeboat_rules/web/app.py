@@ -36,7 +36,7 @@ from .. import bots
 from . import labels
 from .changes import changes
 from .jsontext import dumps as to_text
-from .sockets import WRITER, TableSocket
+from .sockets import WRITER, TableSocket, compatible as sockets_compatible
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
 
@@ -950,10 +950,12 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 1
 def uvicorn_config(app, limits: Limits, proxies=(), **options) -> uvicorn.Config:
     """How ``serve`` runs the table under uvicorn (``options``: more of uvicorn's settings,
     as ``host`` and ``port``): its HTTP with the head's timeout, its WebSockets
-    (``sockets.TableSocket``) with their limits, no compression, pings."""
+    (``sockets.TableSocket``, or uvicorn's own where it cannot be: ``sockets.compatible``)
+    with their limits, no compression, pings."""
     return uvicorn.Config(
         app, log_level="warning", lifespan="on",
-        http=_timed_http(limits.head_timeout), ws=TableSocket,
+        http=_timed_http(limits.head_timeout),
+        ws=TableSocket if sockets_compatible() else "websockets-sansio",
         ws_max_size=16 * limits.message_bytes, ws_max_queue=16,
         ws_per_message_deflate=False,      # compressing every state costs more CPU than it saves
         ws_ping_interval=20.0, ws_ping_timeout=20.0,

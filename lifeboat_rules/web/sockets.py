@@ -12,12 +12,17 @@ two things a table does after every move made cheaper (docs/web.md, Speed):
 
 An application finds the connection in its scope (``WRITER``); under any other ASGI server
 (or Starlette's test client) it is not there, and messages go through ``send`` as usual.
+
+``TableSocket`` is a subclass of uvicorn's own protocol and reads a few of its fields; where
+the installed uvicorn has not got them (``compatible``), ``serve`` runs uvicorn's protocol
+as it is (tests/test_web_limits.py checks the uvicorn the tests run with).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import struct
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -125,3 +130,34 @@ class TableSocket(WebSocketsSansIOProtocol):
         else:
             head = struct.pack("!BBQ", 0x81, 127, size)
         self.transport.write(head + data)
+
+
+# what TableSocket reads of uvicorn's protocol (besides the methods it overrides)
+_FIELDS = ("conn", "transport", "queue", "frames", "curr_msg_data_type", "read_paused",
+           "close_sent", "disconnected", "writable", "loop")
+_METHODS = ("handle_connect", "send_receive_event_to_app", "receive", "handle_parser_exception")
+
+
+@functools.lru_cache(maxsize=None)
+def compatible() -> bool:
+    """Whether the installed uvicorn's ``websockets-sansio`` protocol has what
+    ``TableSocket`` reads of it."""
+    try:
+        import uvicorn
+        from uvicorn.server import ServerState
+
+        async def app(scope, receive, send):     # (never called)
+            return None
+
+        config = uvicorn.Config(app, log_level="critical")
+        config.load()
+        loop = asyncio.new_event_loop()     # (whatever loop the caller may be running)
+        try:
+            protocol = TableSocket(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+        finally:
+            loop.close()
+    except Exception:
+        return False
+    return all(hasattr(protocol, name) for name in _FIELDS) and \
+        all(callable(getattr(WebSocketsSansIOProtocol, name, None)) for name in _METHODS) and \
+        isinstance(protocol.writable, asyncio.Event)
