@@ -324,14 +324,17 @@ def test_a_flooding_page_is_read_only_a_few_messages_ahead(db):
                     raw.sendall(garbage)
         threading.Thread(target=flood, daemon=True).start()
         deadline = time.monotonic() + BOUND
-        while True:
-            paused = [c for c in live.uvicorn.server_state.connections
+        while True:     # (its first message may be taken, and its socket read once more, after
+            paused = [c for c in live.uvicorn.server_state.connections     # it was first paused)
                       if isinstance(c, sockets.TableSocket) and c.read_paused]
             if paused:
-                break
+                held = [(len(c.queue.items), c.queue.size) for c in paused]
+                time.sleep(0.1)
+                if all(c.read_paused for c in paused) and \
+                        [(len(c.queue.items), c.queue.size) for c in paused] == held:
+                    break
             assert time.monotonic() < deadline, "the flooding page's socket was never paused"
             time.sleep(0.01)
-        held = [(len(c.queue.items), c.queue.size) for c in paused]
         for _ in range(20):        # and holds no more while the flood goes on (one read of the
             time.sleep(0.01)       # socket may bring many messages at once: 256 KiB at most)
             assert [(len(c.queue.items), c.queue.size) for c in paused] == held
