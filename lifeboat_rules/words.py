@@ -1186,18 +1186,17 @@ class FeedReader:
         return told
 
     def _memory(self) -> tuple:
-        """What the reader remembers (a copy): where it is, the last entry it told, and the
-        turn's request and fight as the feed follows them. Its words are made from this and
-        the events it reads, and from nothing else of its viewer's."""
+        """What the reader remembers: where it is, the last entry it told, and the turn's
+        request and fight as the feed follows them. Its words are made from this and the
+        events it reads, and from nothing else of its viewer's. (The request and the sides are
+        never changed once made, only replaced: readers that remember alike share them, and
+        comparing two memories mostly finds the very same objects.)"""
         feed = self._feed
-        return (self.upto, self._last, dict(feed.request),
-                {side: list(members) for side, members in feed.sides.items()}, feed.won)
+        return (self.upto, self._last, feed.request, feed.sides, feed.won)
 
     def _recall(self, memory: tuple) -> None:
         feed = self._feed
-        self.upto, self._last, request, sides, feed.won = memory
-        feed.request = dict(request)
-        feed.sides = {side: list(members) for side, members in sides.items()}
+        self.upto, self._last, feed.request, feed.sides, feed.won = memory
 
     @staticmethod
     def read_all(readers: list) -> list:
@@ -1242,8 +1241,9 @@ class _Feed(_Words):
 
     def __init__(self, game, lang: str):
         super().__init__(game, lang, viewer=None)
+        # (both replaced, never changed in place: readers share them, FeedReader._memory)
         self.request: dict = {}     # this turn's swap, robbery or cannibalism
-        self.sides: dict = {}       # the fight going on: side -> [characters]
+        self.sides: dict = {}       # the fight going on: side -> (characters)
         self.won: str | None = None  # which side won this turn's fight
         self.stopped = 0            # where the last ``entries`` stopped telling (log index)
 
@@ -1427,8 +1427,8 @@ class _Feed(_Words):
         return self.fight_start(start, refused_by=by)
 
     def fight_start(self, e, refused_by=None) -> str:
-        attackers = list(e.get("attackers") or []) if isinstance(e.get("attackers"), list) else []
-        defenders = list(e.get("defenders") or []) if isinstance(e.get("defenders"), list) else []
+        attackers = tuple(e.get("attackers") or ()) if isinstance(e.get("attackers"), list) else ()
+        defenders = tuple(e.get("defenders") or ()) if isinstance(e.get("defenders"), list) else ()
         self.sides = {"attacker": attackers, "defender": defenders}
         self.won = None
         act, request = e.get("act"), self.request
@@ -1455,7 +1455,7 @@ class _Feed(_Words):
             return self.ev_join(echo)
         leader = members[0]
         if by not in members:
-            members.append(by)
+            self.sides = {**self.sides, side: (*members, by)}
         return self.t(f"feed.join.{side}", who=self.who(by), leader=self.who(leader))
 
     def tell_play(self, a, by, echo, group):
