@@ -121,7 +121,21 @@ class Table:
         self._stage_texts: dict = {}       # (viewer or None, lang) -> (stage, view, in words)
         self._after: tuple = (-1, {})      # (log length, {action: fight strengths after it})
         self._robbed: tuple = (-1, None)   # (log length, what the open fight's robbery is over)
+        self._now: tuple = (-1, [], [], {})    # what ``now`` says, and for which log length
         self.unsnapped = 0                 # actions saved since the file's snapshot
+
+    def now(self) -> tuple:
+        """``(log length, pending, waiting, decisions)`` of the position now, made once per
+        position however many pages ask: the game's pending decisions, who they wait for (in
+        order), and each pending seat's first decision. Shared: read only."""
+        size = len(self.game.log)
+        if self._now[0] != size:
+            pending = self.game.pending
+            decisions: dict = {}
+            for decision in pending:
+                decisions.setdefault(decision.by, decision)
+            self._now = (size, pending, [d.by for d in pending], decisions)
+        return self._now
 
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
@@ -136,7 +150,8 @@ class Table:
         view = game.view(seat) if view is None else view      # the seat's own view
         stage = view.get("stage") if (view.get("stage") or {}).get("kind") == "fight" else None
         # a pass says what is passed: the same moves under another decision read otherwise
-        deciding = next((d.kind for d in game.pending if d.by == seat), None)
+        mine = self.now()[3].get(seat)
+        deciding = mine.kind if mine is not None else None
         cached = self._choices.get((seat, lang))
         if cached is not None and (cached[0] is legal or cached[0] == legal) and cached[1] == stage \
                 and cached[3] == deciding:
@@ -391,7 +406,7 @@ class Table:
         """The first seat played by a bot that must decide now, or None."""
         if self.game.over:
             return None
-        return next((d.by for d in self.game.pending if self.seats[d.by]["controller"] == "bot"), None)
+        return next((d.by for d in self.now()[1] if self.seats[d.by]["controller"] == "bot"), None)
 
     def names(self, lang: str) -> dict:
         if lang not in self._names:
@@ -429,6 +444,7 @@ class Hall:
         self._lock = threading.RLock()     # the tables in memory and the known tokens
         self._tables: collections.OrderedDict = collections.OrderedDict()
         self._tokens: dict = {}            # token -> what store.token said (a cache)
+        self._token_changes = 0            # how many times tokens changed (_tokens_changed)
         self.in_use: collections.Counter = collections.Counter()   # game id -> open pages
         self.rulesets = self._builtin_rulesets()
         for lang in labels.LANGS:      # the words, read now rather than at the first move
@@ -519,36 +535,50 @@ class Hall:
         """The pass a token opens now; a ``Refusal`` for a forged or replaced token."""
         if type(token) is not str or not 0 < len(token) <= 128:
             raise Refusal("bad_token")
-        with self._lock:
-            found = self._tokens.get(token)
+        found = self._tokens.get(token)      # (one read of a dict; the lock guards its changes)
         if found is None:
+            read_at = self._token_changes
             found = self.store.token(token)
             if found is None:
                 raise Refusal("bad_token")
             with self._lock:
                 if len(self._tokens) > 50_000:
                     self._tokens.clear()
-                self._tokens[token] = found
+                # kept only if no token changed while it was read (a link replaced meanwhile
+                # would otherwise stay open in the cache)
+                if self._token_changes == read_at:
+                    self._tokens[token] = found
         if found["revoked"]:
             raise Refusal("revoked")
         role = found["role"]
-        if role == "seat":
-            seats = (found["seat"],)
-        elif role == "host":
+        if role == "host":     # the seats it holds follow the table's controllers
             table = self.table(found["game_id"])
             seats = tuple(s for s, e in table.seats.items() if e["controller"] == "host")
-        else:
-            seats = ()
-        return Pass(token, found["game_id"], role, seats)
+            return Pass(token, found["game_id"], role, seats)
+        # a seat's or the spectator's pass is the same until its token changes (and is then
+        # dropped from ``_tokens`` with what was found for it)
+        made = found.get("pass")
+        if made is None:
+            made = found["pass"] = Pass(token, found["game_id"], role,
+                                        (found["seat"],) if role == "seat" else ())
+        return made
 
     def _tokens_changed(self, game_id: str) -> None:
         with self._lock:
+            self._token_changes += 1
             for token in [t for t, found in self._tokens.items() if found["game_id"] == game_id]:
                 del self._tokens[token]
 
     # ------------------------------------------------------------------ tables in memory
 
     def table(self, game_id: str) -> Table:
+        table = self._tables.get(game_id)     # in memory: no lock (each step is one call in C)
+        if table is not None:
+            try:
+                self._tables.move_to_end(game_id)
+                return table
+            except KeyError:      # dropped meanwhile by another thread: read back as below
+                pass
         with self._lock:
             table = self._tables.get(game_id)
             if table is not None:
@@ -891,6 +921,7 @@ class Hall:
         table = self.table(pass_.game_id)
         game = table.game
         viewer = seat if seat in pass_.seats else None
+        size, _, waiting, decisions = table.now()
         view = table.view(viewer)
         names = table.names(lang)
         feed = table.feed(viewer, lang, since)
@@ -901,8 +932,8 @@ class Hall:
             "seat": viewer, "held": list(pass_.seats), "view": view,
             "names": names if since == 0 else None,     # with a full state only: they never change
             "stage_text": stage_text,
-            "waiting": [d.by for d in game.pending],
-            "feed_from": since, "feed": feed, "log_size": len(game.log),
+            "waiting": waiting,
+            "feed_from": since, "feed": feed, "log_size": size,
             "choices": [], "decision_text": None, "offer": None,
             "chat_from": chat_since, "chat": table.chat[chat_since:],     # messages are numbered 1, 2, ...
             "chat_size": len(table.chat), "can_chat": pass_.role != "spectator",
@@ -913,11 +944,11 @@ class Hall:
             out["timed_out"] = viewer in table.timed_out and table.seats[viewer]["controller"] == "bot"
         if viewer is not None and not game.over:
             out["offer"] = table.offer(viewer)
-            mine = [d for d in game.pending if d.by == viewer]
-            if mine and (stage or {}).get("kind") == "fight" and str(mine[0].kind) == "fight":
+            mine = decisions.get(viewer)
+            if mine is not None and (stage or {}).get("kind") == "fight" and str(mine.kind) == "fight":
                 out["decision_text"] = labels.fight_decision(stage, viewer, lang)
-            elif mine:
-                out["decision_text"] = table.decision_text(mine[0], lang)
+            elif mine is not None:
+                out["decision_text"] = table.decision_text(mine, lang)
             out["choices"] = table.choices(viewer, lang, view)
         if game.over:
             out["reveal"] = labels.reveal(view, names, lang)
