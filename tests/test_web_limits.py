@@ -758,6 +758,31 @@ def test_a_replaced_link_no_longer_talks_nor_asks_for_anything(db):
     hall.store.close()
 
 
+def test_a_link_read_while_the_host_replaces_it_is_not_kept_open(db):
+    """A link is read from the file once and then kept in memory until a link of its game
+    changes. A page presenting the link on one thread while the host replaced it on another
+    read it before the change and kept it after: the old link went on working. A link read
+    while links changed is not kept, so it is read again, replaced, next time."""
+    hall = Hall(Store(db))
+    created = hall.create("classic", 4, "en", ["link"] * 4, 3)
+    seat = hall.table(created["game"]).game.pending[0].by
+    token = _tokens(hall, created["game"])[("seat", seat)]
+    host = hall.enter(created["host"])
+    read = hall.store.token
+
+    def read_as_the_host_replaces_it(asked):
+        hall.store.token = read
+        found = read(asked)                     # read before the change...
+        hall.manage(host, "link", seat)         # ...which comes now
+        return found
+    hall.store.token = read_as_the_host_replaces_it
+    hall.enter(token)            # (this read saw the link as it was)
+    with pytest.raises(Refusal) as refused:
+        hall.enter(token)
+    assert refused.value.code == "revoked"
+    hall.store.close()
+
+
 def test_the_host_replaces_the_spectator_link_and_its_own(db):
     with TestClient(Server(db, allow_seeds=True).app) as client:
         created = client.post("/api/games", json={"ruleset": "classic", "players": 4,
