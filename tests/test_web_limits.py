@@ -37,6 +37,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from lifeboat_rules import bots  # noqa: E402
 from lifeboat_rules.web import app as web_app  # noqa: E402
+from lifeboat_rules.web import tables  # noqa: E402
 from lifeboat_rules.web.app import Limits, Server  # noqa: E402
 from lifeboat_rules.web.store import FileBusy, Store  # noqa: E402
 from lifeboat_rules.web.tables import Hall, Refusal  # noqa: E402
@@ -420,6 +421,78 @@ def test_a_text_message_that_is_not_utf8_closes_the_socket_with_1007(db):
                 while True:
                     ws.recv(BOUND)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+
+
+def _pages_of_a_game(db):
+    """A server on ``db``, a game of 4 link seats, and a page of each seat taking its states
+    as changes, each with its first state sent (for tests that drive ``Server`` on an event
+    loop of their own)."""
+    server = Server(db, allow_seeds=True)
+    created = server.hall.create("classic", 4, "en", ["link"] * 4, 8)
+    room = server._room(created["game"])
+    pages = []
+    for token, role, seat in server.hall.store.live_tokens(created["game"]):
+        if role == "seat":
+            page = web_app.Connection(None, server.hall.enter(token), "en", 1000.0, 1000)
+            page.changes = True
+            server._state(page, True)
+            page.wants = page.full = False
+            room.pages.add(page)
+            pages.append(page)
+    return server, room, created["game"], pages
+
+
+def test_moves_of_a_game_taken_together_cost_each_page_one_state(db):
+    """A page's new state is made once the messages already read have been taken: two moves
+    of one game handled one after the other (in a window both seats decide at once) give
+    each page one state with both, not one state a move. Each mover's state carries its own
+    move's ``ref``."""
+    async def scenario():
+        server, room, game_id, pages = _pages_of_a_game(db)
+        table = server.hall.table(game_id)
+        while len(table.game.pending) < 2:        # to a window: several seats decide at once
+            seat = table.game.pending[0].by
+            action = next(a for a in table.game.legal_actions(seat) if a["type"] not in tables.ANY_TIME)
+            server.hall._apply(table, seat, action, people=1)
+        before = {page: page.version for page in pages}
+        movers = [d.by for d in table.game.pending][:2]
+        by_seat = {page.seat: page for page in pages}
+        for ref, seat in enumerate(movers):
+            action = next(a for a in table.game.legal_actions(seat) if a["type"] not in tables.ANY_TIME)
+            await server._change(room, by_seat[seat], ref, server.hall.move, by_seat[seat].pass_,
+                                 seat, action, table.offer(seat))
+        assert all(page.version == before[page] for page in pages)      # none made yet
+        await asyncio.sleep(0)                                          # the loop takes over
+        assert all(page.version == before[page] + 1 for page in pages)
+        sent = {page.seat: json.loads(page.text) for page in pages}
+        assert all(message["type"] == "diff" for message in sent.values())
+        refs = {seat: {tuple(path): value for path, value in sent[seat]["set"]}.get(("ref",))
+                for seat in movers}
+        assert refs == {movers[0]: 0, movers[1]: 1}
+        sizes = {page.last["log_size"] for page in pages}
+        assert sizes == {len(table.game.log)}
+        server.hall.store.close()
+    asyncio.run(scenario())
+
+
+def test_no_state_is_made_while_the_games_lock_is_held(db):
+    """What holds a game's lock (a bot's decision waiting for its pace, a page's whole state
+    made on a thread) holds back every page's state: the states of a change made meanwhile
+    come once the lock is let go, never before."""
+    async def scenario():
+        server, room, game_id, pages = _pages_of_a_game(db)
+        before = {page: page.version for page in pages}
+        await room.lock.acquire()
+        server._changed(room)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert all(page.version == before[page] for page in pages)
+        room.lock.release()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert all(page.version == before[page] + 1 for page in pages)
+        server.hall.store.close()
+    asyncio.run(scenario())
 
 
 def test_a_page_that_sends_a_burst_faster_than_it_reads_gets_every_answer(db, monkeypatch):

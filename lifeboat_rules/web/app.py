@@ -188,7 +188,7 @@ class Room:
     """The open pages of one game, its lock (one change or state at a time), its bots, and
     the task that runs its timers (a turn timer, "pass for me")."""
 
-    __slots__ = ("game_id", "lock", "pages", "bots", "rebot", "timers", "retime")
+    __slots__ = ("game_id", "lock", "pages", "bots", "rebot", "timers", "retime", "flushing")
 
     def __init__(self, game_id: str):
         self.game_id = game_id
@@ -198,6 +198,7 @@ class Room:
         self.rebot = False
         self.timers: asyncio.Task | None = None
         self.retime = asyncio.Event()      # the game changed: look again at what is due
+        self.flushing = False              # its pages' states are to be made (Server._flush)
 
 
 class Server:
@@ -571,26 +572,54 @@ class Server:
     # ------------------------------------------------------------------ changes and states
     #
     # A change (a move, a seat handed over) is made and written to the file under its game's
-    # lock, and then every page's new state, here on the event loop's thread: unless the page
-    # has one waiting to be sent, or is making its own (a look, a language, a refusal's fresh
-    # state): then it makes the newest one itself once the one waiting has left. So a page that
-    # reads slowly costs one state, not one a move, and never holds up another. (Here rather
+    # lock, and then every page's new state, here on the event loop's thread once the loop has
+    # taken the messages it had already read (so moves of one game that arrive together cost
+    # each page one state), and written to the page's socket at once where nothing of the page
+    # waits to leave: unless the page has a state waiting to be sent, or is making its own (a
+    # look, a language, a refusal's fresh state): then it makes the newest one itself once the
+    # one waiting has left. So a page that reads slowly costs one state, not one a move, and
+    # never holds up another. No state is made while the game's lock is held. (Here rather
     # than on a table thread: a move and its diffs are a millisecond or two of Python, and
     # handing them to a thread under the one interpreter lock cost more than making them.
     # What may take longer runs on the table threads: a page's whole state, a game read back
     # from the file, a new game; the bots think on threads of their own.)
 
     async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
-        """``call(*args)`` under the game's lock, then every page's state; the page ``conn``
-        gets ``ref`` back with its state. The bots play next if one must decide."""
-        pages = list(room.pages)
+        """``call(*args)`` under the game's lock, then every page's state (``_changed``); the
+        page ``conn`` gets ``ref`` back with its state. The bots play next if one must decide."""
         async with room.lock:
             call(*args)
-            made, later, bots = self._states_after(pages, conn, ref)
-        self._deliver(room, made, later)
+            if ref is not None:
+                conn.ref = ref      # (here, so that no state made before the change carries it)
+            try:
+                bots = self.hall.bot_pending(conn.pass_.game_id)
+            except Refusal:         # the game is gone (swept): no bot to wake
+                bots = False
+        self._changed(room)
         self._schedule(room)
         if bots:
             self._wake_bots(room)
+
+    def _changed(self, room: Room) -> None:
+        """Every page of the game gets its new state once the messages already read have
+        been taken (``_flush``, soon on the event loop: several moves of one game that arrive
+        together cost each page one state)."""
+        if not room.flushing:
+            room.flushing = True
+            asyncio.get_running_loop().call_soon(self._flush, room)
+
+    def _flush(self, room: Room) -> None:
+        room.flushing = False
+        if room.lock.locked():        # (a state or a bot's move under way: after it)
+            asyncio.ensure_future(self._push(room))
+            return
+        pages = list(room.pages)
+        try:
+            made, later = self._states(pages)
+        except Exception:      # a fault of ours: each page makes its own state
+            log.exception("while making the states of game %s", room.game_id)
+            made, later = [], pages
+        self._deliver(room, made, later)
 
     async def _push(self, room: Room) -> None:
         """Every page of the game gets its new state (after the bots moved)."""
@@ -600,16 +629,6 @@ class Server:
         async with room.lock:
             made, later = self._states(pages)
         self._deliver(room, made, later)
-
-    def _states_after(self, pages, conn, ref) -> tuple:
-        if ref is not None:
-            conn.ref = ref          # (here, so that no state made before the move carries it)
-        made, later = self._states(pages)
-        try:
-            bots = self.hall.bot_pending(conn.pass_.game_id)
-        except Refusal:         # the game is gone (swept): no bot to wake
-            bots = False
-        return made, later, bots
 
     def _states(self, pages: list) -> tuple:
         made, later = [], []
@@ -626,6 +645,14 @@ class Server:
         for page, text in made:
             if isinstance(text, Refusal):
                 asyncio.ensure_future(self._cut(room, page, text))
+            elif page.writer is not None and page.sending is None and not page.outbox \
+                    and page.writer.can_write():
+                # nothing of its own waits to leave and its socket takes more: written now,
+                # without waking its sender
+                try:
+                    page.writer.write_now(text)
+                except ConnectionError:      # closed meanwhile: it reconnects
+                    asyncio.ensure_future(self._cut(room, page, Refusal("internal"), send=False))
             else:
                 page.text = text
                 page.wake.set()

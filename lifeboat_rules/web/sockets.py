@@ -112,12 +112,21 @@ class TableSocket(WebSocketsSansIOProtocol):
             self.transport.resume_reading()
         return message
 
+    def can_write(self) -> bool:
+        """Whether a message written now leaves at once: the socket is open and takes more
+        (uvicorn's ``writable``: below the transport's high-water mark)."""
+        return self.writable.is_set() and self.conn.state is _OPEN and not self.close_sent \
+            and not self.disconnected
+
     async def write_text(self, text: str) -> None:
         """One text message to the page, as one frame written to its socket, once the socket
-        takes more (uvicorn's ``writable``: below the transport's high-water mark);
-        ``ConnectionError`` once it is closed."""
+        takes more; ``ConnectionError`` once it is closed."""
         if not self.writable.is_set():
             await self.writable.wait()
+        self.write_now(text)
+
+    def write_now(self, text: str) -> None:
+        """``write_text`` without waiting (the caller saw ``can_write``)."""
         if self.conn.state is not _OPEN or self.close_sent or self.disconnected:
             raise ConnectionError("the page's socket is closed")
         data = text.encode()
