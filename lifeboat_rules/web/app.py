@@ -35,7 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from .. import bots
 from . import labels
 from .changes import changes
-from .jsontext import dumps as to_text
+from .jsontext import dumps_bytes as to_bytes
 from .sockets import WRITER, TableSocket, compatible as sockets_compatible
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
@@ -168,7 +168,7 @@ class Connection:
         self.chat_since = 0               # the table talk it has (messages 1..chat_since)
         self.bucket = Bucket(rate, burst)
         self.outbox: collections.deque = collections.deque()
-        self.text: str | None = None      # a state made for this page, not sent yet
+        self.text: bytes | None = None    # a state made for this page (its JSON), not sent yet
         self.wants = True                 # a state must be made for it (the first one too)
         self.full = True                  # ... with the whole feed and the page's words
         self.making = False               # its sender is making one
@@ -691,7 +691,7 @@ class Server:
         if last is not None and since != 0:
             # the page holds ``last``: it gets what changed (its ``v`` among them)
             state = {"type": "diff", "base": last["v"], **changes(last, state)}
-        return to_text(state)
+        return to_bytes(state)
 
     async def _sender(self, room: Room, conn: Connection) -> None:
         """Sends ``conn``'s messages, then its state, one at a time; a message that does not
@@ -767,7 +767,7 @@ class Server:
         if len(conn.outbox) >= self.limits.queue:
             asyncio.ensure_future(self._cut(room, conn, Refusal("too_slow"), send=False))
             return
-        conn.outbox.append(to_text(message))
+        conn.outbox.append(to_bytes(message))
         conn.wake.set()
 
     async def _cut(self, room: Room, conn: Connection, refusal: Refusal, send: bool = True) -> None:
@@ -919,15 +919,15 @@ def loopback_names(host: str):
     return {"localhost", "127.0.0.1", "::1", host.strip("[]").lower()}
 
 
-async def _send(conn: Connection, text: str) -> None:
+async def _send(conn: Connection, text: bytes) -> None:
     """``text`` sent to ``conn``'s page: straight to the server's send, or through Starlette's
     socket where the server keeps none (``_ServerSend``)."""
     if conn.writer is not None:
         await conn.writer.write_text(text)
     elif conn.put is not None:
-        await conn.put({"type": "websocket.send", "text": text})
+        await conn.put({"type": "websocket.send", "text": text.decode()})
     else:
-        await conn.socket.send_text(text)
+        await conn.socket.send_text(text.decode())
 
 
 _CLOSE_CODES = {"bad_token": 1, "revoked": 2, "limit": 3, "hello_first": 4, "malformed": 5,

@@ -30,3 +30,15 @@ def dumps(value, ascii: bool = False, sort: bool = False) -> str:
         except (TypeError, ValueError):
             pass
     return json.dumps(value, ensure_ascii=ascii, separators=(",", ":"), sort_keys=sort)
+
+
+def dumps_bytes(value) -> bytes:
+    """``value`` as compact JSON in UTF-8 bytes, as a page is sent it (written to its socket as
+    it is: no text made of it on the way); every character that is not ASCII escaped where
+    the standard library writes it (a lone surrogate: JSON's escape, never invalid UTF-8)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value)
+        except (TypeError, ValueError):
+            pass
+    return dumps(value, ascii=True).encode("ascii")

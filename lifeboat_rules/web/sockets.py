@@ -118,18 +118,18 @@ class TableSocket(WebSocketsSansIOProtocol):
         return self.writable.is_set() and self.conn.state is _OPEN and not self.close_sent \
             and not self.disconnected
 
-    async def write_text(self, text: str) -> None:
-        """One text message to the page, as one frame written to its socket, once the socket
-        takes more; ``ConnectionError`` once it is closed."""
+    async def write_text(self, text: "bytes | str") -> None:
+        """One text message to the page (UTF-8 bytes, or a string), as one frame written to
+        its socket, once the socket takes more; ``ConnectionError`` once it is closed."""
         if not self.writable.is_set():
             await self.writable.wait()
         self.write_now(text)
 
-    def write_now(self, text: str) -> None:
+    def write_now(self, text: "bytes | str") -> None:
         """``write_text`` without waiting (the caller saw ``can_write``)."""
         if self.conn.state is not _OPEN or self.close_sent or self.disconnected:
             raise ConnectionError("the page's socket is closed")
-        data = text.encode()
+        data = text.encode() if type(text) is str else text
         size = len(data)
         # a server's frame: FIN and the text opcode, no mask, the length (RFC 6455, 5.2)
         if size < 126:

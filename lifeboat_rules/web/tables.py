@@ -46,6 +46,7 @@ TIMERS = (0, 30, 60, 120, 300)   # the turn timers the creation page offers (sec
 MAX_TIMER = 3600
 TIMEOUT_BOT = "heuristic"   # who plays a seat whose turn timer ran out
 UNKNOWN = object()     # what the table cannot tell without a copy of the game
+_NONE: tuple = ()      # no new table talk (a JSON array)
 
 # "Pass for me": the pass comes this many seconds after the seat became pending, drawn
 # uniformly, and drawn before (and whatever) the seat's hand holds, so that when it passes
@@ -929,13 +930,14 @@ class Hall:
         stage_text = table.stage_text(view, viewer, lang)
         out = {
             "type": "state", "game": table.game_id, "role": pass_.role, "lang": lang,
-            "seat": viewer, "held": list(pass_.seats), "view": view,
+            "seat": viewer, "held": pass_.seats, "view": view,     # (a tuple: a JSON array)
             "names": names if since == 0 else None,     # with a full state only: they never change
             "stage_text": stage_text,
             "waiting": waiting,
             "feed_from": since, "feed": feed, "log_size": size,
             "choices": [], "decision_text": None, "offer": None,
-            "chat_from": chat_since, "chat": table.chat[chat_since:],     # messages are numbered 1, 2, ...
+            # messages are numbered 1, 2, ...; none new: the same empty list, passed over at once
+            "chat_from": chat_since, "chat": table.chat[chat_since:] if chat_since < len(table.chat) else _NONE,
             "chat_size": len(table.chat), "can_chat": pass_.role != "spectator",
             "timer": self._timer_state(table),
         }
