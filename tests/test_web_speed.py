@@ -237,6 +237,26 @@ def test_json_text_is_the_standard_librarys_whatever_the_keys_and_characters():
                 assert text == expected, (value, sort)
 
 
+def test_json_bytes_sent_to_pages_read_as_the_standard_librarys_json():
+    """``jsontext.dumps_bytes`` (what a page is sent): UTF-8 bytes that read back as the value,
+    the standard library's compact text where orjson writes it, and valid UTF-8 with a lone
+    surrogate escaped where it cannot (a page's JSON.parse takes the escape)."""
+    import json
+
+    from lifeboat_rules.web.jsontext import dumps_bytes
+
+    values = [{"b": 1, "a": [True, None, 2.5, "é 救生艇"], "held": ("the_kid",)},
+              {2: "two", 1: {3: [3]}}, {"lone": "\udc80"}, [{"z": 0}], "plain", 7, ()]
+    for value in values:
+        data = dumps_bytes(value)
+        assert type(data) is bytes
+        text = data.decode("utf-8")            # never invalid UTF-8
+        expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        assert json.loads(text) == json.loads(expected)
+        if "\udc80" not in expected and not any(type(k) is int for k in getattr(value, "keys", lambda: ())()):
+            assert text == expected, value
+
+
 def test_buttons_kept_from_earlier_positions_and_games_read_as_fresh_ones():
     """A table keeps its buttons' words from position to position (``Table.choices``); they
     must read as the library words each move now, in this game. Games played side by side in
