@@ -257,6 +257,33 @@ def test_json_bytes_sent_to_pages_read_as_the_standard_librarys_json():
             assert text == expected, value
 
 
+def test_a_fights_words_made_once_for_every_page_read_as_each_pages_own():
+    """A fight's words are made in two parts (``Table.stage_text``): what every page reads
+    alike, once per position, then where the page's seat stands. Every seat's and a
+    spectator's text, in both languages, is what ``fight_words`` makes for that page alone."""
+    from lifeboat_rules.web import labels
+    from lifeboat_rules.web.tables import Table
+
+    compared = 0
+    for seed in range(12):
+        game = lr.new_game("classic", players=6, seed=seed)
+        seats = {s: {"controller": "link", "bot": None, "moves": 0} for s in game.view(None)["seats"]}
+        table = Table("g", game, "en", seats)
+        rng = random.Random(seed)
+        while not game.over:
+            viewers = [None] + [s for s in seats if s in game.state.characters]
+            if (table.view(None).get("stage") or {}).get("kind") == "fight":
+                for lang in ("en", "zh"):
+                    for viewer in viewers:
+                        view = table.view(viewer)
+                        alone = labels.fight_words(view["stage"], view, viewer, table.names(lang), lang,
+                                                   table.robbed())
+                        assert table.stage_text(view, viewer, lang) == alone, (seed, viewer, lang)
+                        compared += 1
+            game.apply(rng.choice(game.legal_actions(rng.choice(game.pending).by)))
+    assert compared > 500, compared
+
+
 def test_buttons_kept_from_earlier_positions_and_games_read_as_fresh_ones():
     """A table keeps its buttons' words from position to position (``Table.choices``); they
     must read as the library words each move now, in this game. Games played side by side in

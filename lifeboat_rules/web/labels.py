@@ -435,6 +435,12 @@ def fight_words(stage: dict, view: dict, seat: str | None, names_: dict, lang: s
     """The fight open now, in words: who attacks whom over what (a swap, the card robbed), both
     sides with their strengths, what winning means, and where ``seat`` stands. ``robbed``:
     the card the robbery is over ("hand", a face-up card's id, or None when not known)."""
+    return "\n".join(fight_lines(stage, view, names_, lang, robbed) + fight_you(stage, view, seat, lang))
+
+
+def fight_lines(stage: dict, view: dict, names_: dict, lang: str, robbed: str | None = None) -> list:
+    """``fight_words`` but for where its reader stands: what every page shown the fight reads
+    alike (its stage and the cards face up are public)."""
     words = ui(lang)
     stake = stage.get("stake") or {}
     actor, target = names_.get(stake.get("actor"), stake.get("actor")), names_.get(stake.get("target"), stake.get("target"))
@@ -454,18 +460,27 @@ def fight_words(stage: dict, view: dict, seat: str | None, names_: dict, lang: s
         about = words["fight_other"].format(actor=actor, target=target)
     strength = stage.get("strength") or {}
     a, d = strength.get("attacker", "?"), strength.get("defender", "?")
-    lines = [about,
-             words["fight_sides"].format(attackers=_list(stage.get("attackers"), names_, lang), a=a,
-                                         defenders=_list(stage.get("defenders"), names_, lang), d=d),
-             words["fight_stakes"]]
-    if seat is not None and seat in view.get("seats", ()):
-        if seat in stage.get("attackers", ()):
-            lines.append(words["fight_you_attack"].format(a=a, d=d))
-        elif seat in stage.get("defenders", ()):
-            lines.append(words["fight_you_defend"].format(a=a, d=d))
-        elif (view.get("characters", {}).get(seat) or {}).get("status") == "awake":
-            lines.append(words["fight_you_outside"])
-    return "\n".join(lines)
+    return [about,
+            words["fight_sides"].format(attackers=_list(stage.get("attackers"), names_, lang), a=a,
+                                        defenders=_list(stage.get("defenders"), names_, lang), d=d),
+            words["fight_stakes"]]
+
+
+def fight_you(stage: dict, view: dict, seat: str | None, lang: str) -> list:
+    """The line of ``fight_words`` that says where ``seat`` stands, if any: attacking,
+    defending, or awake and outside (read from the public stage and seats)."""
+    if seat is None or seat not in view.get("seats", ()):
+        return []
+    words = ui(lang)
+    strength = stage.get("strength") or {}
+    a, d = strength.get("attacker", "?"), strength.get("defender", "?")
+    if seat in stage.get("attackers", ()):
+        return [words["fight_you_attack"].format(a=a, d=d)]
+    if seat in stage.get("defenders", ()):
+        return [words["fight_you_defend"].format(a=a, d=d)]
+    if (view.get("characters", {}).get(seat) or {}).get("status") == "awake":
+        return [words["fight_you_outside"]]
+    return []
 
 
 def fight_decision(stage: dict, seat: str, lang: str) -> str:

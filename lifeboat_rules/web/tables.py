@@ -208,7 +208,8 @@ class Table:
         """The view's stage in words (``labels.stage_words``, a fight's ``fight_words``),
         worded once for every page shown that stage: a stage other than a fight is worded
         from it alone (kept while it reads the same), a fight for each viewer from its view
-        (read only and made anew for each position, so the same object is the same fight)."""
+        (read only and made anew for each position, so the same object is the same fight): what
+        every viewer reads alike once, then where the viewer stands."""
         stage = view.get("stage")
         fight = (stage or {}).get("kind") == "fight"
         key = (viewer, lang) if fight else (None, lang)
@@ -218,7 +219,12 @@ class Table:
             return cached[2]
         names = self.names(lang)
         if fight:
-            text = labels.fight_words(stage, view, viewer, names, lang, self.robbed())
+            # what every page reads alike once per position (the views share their stage)
+            common = self._stage_texts.get(("fight", lang))
+            if common is None or common[0] is not stage:
+                common = self._stage_texts[("fight", lang)] = (
+                    stage, None, labels.fight_lines(stage, view, names, lang, self.robbed()))
+            text = "\n".join(common[2] + labels.fight_you(stage, view, viewer, lang))
         else:
             text = labels.stage_words(stage, names, lang)
         self._stage_texts[key] = (stage, view, text)
