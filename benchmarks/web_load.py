@@ -1,6 +1,6 @@
 """Load on one web table process (issue #9): prints, never asserts.
 
-    python benchmarks/web_load.py [--games N] [--seconds S] [--max-moves M] [--rounds R]
+    python benchmarks/web_load.py [--games N] [--seconds S] [--max-moves M] [--rounds R] [--no-beside]
 
 R rounds (5 unless told), each with a fresh server: starts ``lifeboat-rules serve`` on
 127.0.0.1 (a free port, a temporary SQLite file), creates N games of 4 seats each played
@@ -19,6 +19,16 @@ against the engine measured right before and after it: the machine's speed drift
 to minute), and the moves per second of the library alone doing a move, a view, ``to_dict``,
 JSON and a SQLite commit, and the machine's load average (the clients and any other work share
 it with the server). Only loopback traffic; each server is stopped at the end of its round.
+
+Where the machine has two cores or more, it also measures the engine's ``apply`` at the same
+time as the server, under the same load (``--beside``, the default): the server runs on one
+core, the clients on the other(s), and a process of its own beside the clients plays the
+engine's random games all through the round (niced, so that it takes little from the clients)
+and reports the CPU time of its ``apply`` calls; each round's ratio against that reference is
+printed too. A reference measured before and after a round, on a machine the round no longer
+loads, leaves out what the round's load does to the speed of each instruction (the other
+core busy), and so moves with it: the same code read 15 to 33 round by round against it, 18 to
+24 against the reference beside it (docs/web.md, Speed).
 """
 
 from __future__ import annotations
@@ -166,6 +176,39 @@ def apply_reference(moves: int) -> float:
     return spent / done
 
 
+def beside_reference() -> None:
+    """The reference beside a round (``--reference``, run by ``one_round``): random play of
+    the engine until a line comes on stdin, then "moves cpu_seconds" of its ``apply`` calls."""
+    import threading
+
+    os.nice(10)          # (the clients keep most of their core)
+    apply_reference(4000)       # warm, as the other references
+    print("ready", flush=True)
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    rng = random.Random(3)
+    done, spent, seed = 0, 0.0, 100
+    while not stop.is_set():
+        game = lr.new_game("classic", players=4, seed=seed)
+        seed += 1
+        while not game.over and not stop.is_set():
+            action = rng.choice(game.legal_actions(game.pending[0].by))
+            began = time.process_time()
+            game.apply(action)
+            spent += time.process_time() - began
+            done += 1
+    print(done, spent, flush=True)
+
+
+def pin(pid: int, cores: set) -> bool:
+    """``pid`` runs on ``cores`` only, where the system can say so."""
+    try:
+        os.sched_setaffinity(pid, cores)
+        return True
+    except (AttributeError, OSError):
+        return False
+
+
 def library_reference(moves: int, db_path: str) -> float:
     """Moves per second of the library doing the server's per-move work, in this process."""
     db = sqlite3.connect(db_path, isolation_level=None)
@@ -222,6 +265,15 @@ async def one_round(args, folder: str, number: int) -> dict:
                                           args.max_moves)
                                    for game in links for seat, token in game.items()))
         await asyncio.wait_for(start.all_in.wait(), 60)     # every page open, with its first state
+        beside = None
+        cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if args.beside and len(cores) >= 2 and pin(server.pid, {cores[0]}):
+            # the server on a core of its own; the clients and the reference on the others
+            pin(0, set(cores[1:]))
+            beside = subprocess.Popen([sys.executable, __file__, "--reference"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+            pin(beside.pid, set(cores[1:]))
+            beside.stdout.readline()         # warmed up
         cpu_before = cpu_split(server.pid)
         began = time.monotonic()
         start.deadline = began + args.seconds
@@ -229,6 +281,12 @@ async def one_round(args, folder: str, number: int) -> dict:
         await playing
         stats["elapsed"] = time.monotonic() - began
         cpu_after = cpu_split(server.pid)
+        stats["beside"] = None
+        if beside is not None:
+            out, _ = beside.communicate("stop\n", timeout=60)
+            done, spent = out.split()
+            stats["beside"] = float(spent) / int(done)
+            pin(0, set(cores))
         if cpu_before is None or cpu_after is None:
             stats["cpu"] = stats["system"] = None
         else:
@@ -283,16 +341,31 @@ async def run(args) -> None:
         print(f"the same ratio round by round, each against the engine's apply measured right "
               f"before and after it: median {statistics.median(ratios):.1f} "
               f"(rounds: {', '.join(f'{x:.1f}' for x in ratios)})")
+        beside = [(r["cpu"] / r["moves"], r["beside"]) for r in rounds if r["moves"] and r.get("beside")]
+        if beside:
+            each = [cpu / reference for cpu, reference in beside]
+            print(f"the same ratio round by round, each against the engine's apply measured at the "
+                  f"same time beside the clients (the server on a core of its own): median "
+                  f"{statistics.median(each):.1f} (rounds: {', '.join(f'{x:.1f}' for x in each)}; "
+                  f"the engine's apply {', '.join(f'{1000 * r:.3f}' for _, r in beside)} ms)")
+        elif args.beside:
+            print("(no reference beside the rounds: it needs two cores or more, and a system "
+                  "that pins processes to cores)")
     print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
           f"{reference:.0f} moves/s; server / reference = {rate / reference:.2f}")
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--reference"]:
+        beside_reference()
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--max-moves", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--beside", action=argparse.BooleanOptionalAction, default=True,
+                        help="also measure the engine beside each round, under its load (default)")
     args = parser.parse_args()
     if not (1 <= args.games <= 200 and 0 < args.seconds <= 600 and args.max_moves > 0
             and 1 <= args.rounds <= 50):

@@ -4,6 +4,7 @@ timing is asserted; the scripts are where the figures come from)."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -91,6 +92,18 @@ def test_web_sockets_prints_the_socket_layer_by_way_of_sending():
     assert {("starlette+timeout", "asyncio"), ("direct+timeout", "asyncio"), ("direct", "asyncio"),
             ("sender-tasks", "asyncio"), ("table-sockets", "asyncio")} <= ways, out
     assert rows[0][5] == "1.00", out
+
+
+def test_web_load_prints_the_servers_cpu_a_move_against_the_engine():
+    """benchmarks/web_load.py: a round of a real server under its clients, the server's CPU a
+    move and its ratios to the engine's apply, measured around the round and (on two cores or
+    more) beside it under the same load (web extra)."""
+    pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
+    out = run("benchmarks/web_load.py", "--games", "1", "--rounds", "1", "--max-moves", "60")
+    assert "server CPU per move / engine apply = " in out, out
+    assert "each against the engine's apply measured right before and after it: median" in out, out
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert "measured at the same time beside the clients" in out, out
 
 
 def test_web_store_prints_what_a_group_commit_would_save():
