@@ -995,19 +995,23 @@ def _key(action: dict, places: dict | None = None):
     """An action as a key: its fields, in the order the engine lists them (the same for every
     move of a type), each card named in ``places`` ({id: (kind, place)}) by its kind and
     place, a list as a tuple; as JSON when a field holds anything else."""
-    get = (places or {}).get
+    get = (places or _NO_PLACES).get
     values = action.values()
-    try:       # (most actions hold no list: their key is made in C)
-        # ``get`` raises TypeError for a value that cannot be a key (a list), and what it
-        # gives back always can be one: no hash() to check the key
-        return (tuple(action), tuple(map(get, values, values)))
-    except TypeError:
-        pass
+    if "give" not in action and "pile" not in action:     # (the base game's lists of cards)
+        try:       # (most actions hold no list: their key is made in C)
+            # ``get`` raises TypeError for a value that cannot be a key (a list), and what it
+            # gives back always can be one: no hash() to check the key
+            return (tuple(action), tuple(map(get, values, values)))
+        except TypeError:
+            pass
     try:
-        return (tuple(action), tuple(tuple(map(get, v, v)) if type(v) is list else get(v, v)
-                                     for v in values))
+        return (tuple(action), tuple([tuple(map(get, v, v)) if type(v) is list else get(v, v)
+                                      for v in values]))
     except TypeError:    # something deeper than a list of names
         return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+_NO_PLACES: dict = {}
 
 
 def _places(view: dict) -> dict:
