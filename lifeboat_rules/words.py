@@ -1199,12 +1199,14 @@ class FeedReader:
         self.upto, self._last, feed.request, feed.sides, feed.won = memory
 
     @staticmethod
-    def read_all(readers: list) -> list:
+    def read_all(readers: list, shared: bool = False) -> list:
         """``[reader.read() for reader in readers]``, each stretch of new events worded once
         for the readers of one game and language that remember the same (``_memory``) and are
         shown the same events (``events_for``: a reader shown a field another is not words
         its own). Those readers' entries are the same by construction, so a front end that
-        reads every seat's feed after each move words a public move once, not once a seat."""
+        reads every seat's feed after each move words a public move once, not once a seat.
+        With ``shared``, the readers worded alike get the very same list of entries (read
+        them only), not copies."""
         out: list = []
         worded: list = []    # (game, lang, memory before, events, entries, memory after)
         by_game: dict = {}   # id(game) -> its readers with events to read
@@ -1227,12 +1229,12 @@ class FeedReader:
                 if other[0] is game and other[1] == lang and other[2] == before and (
                         other[3] is events or other[3] == events):
                     reader._recall(other[5])
-                    out.append([dict(entry) for entry in other[4]])
+                    out.append(other[4] if shared else [dict(entry) for entry in other[4]])
                     break
             else:
                 told = reader._tell(events)
                 worded.append((game, lang, before, events, told, reader._memory()))
-                out.append([dict(entry) for entry in told])
+                out.append(told if shared else [dict(entry) for entry in told])
         return out
 
 

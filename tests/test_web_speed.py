@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import lifeboat_rules as lr
 from lifeboat_rules.words import FeedReader
 
@@ -37,10 +39,12 @@ def test_a_feed_reader_tells_what_polling_game_feed_tells():
             assert streamed[v], (seed, v)
 
 
-def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells():
+@pytest.mark.parametrize("shared", [False, True])
+def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells(shared):
     """``FeedReader.read_all`` words a stretch once for the readers that would word it alike:
     each reader still gets exactly what it would read alone, and a reader shown a card's kind
-    (its own draw) never gets the words made for one that is not, nor the other way round."""
+    (its own draw) never gets the words made for one that is not, nor the other way round;
+    the same with ``shared`` (the readers worded alike get one list)."""
     differed = 0
     for seed in range(6):
         game = lr.new_game("classic" if seed % 3 else "cannibalism", players=4 + seed % 3, seed=seed)
@@ -54,7 +58,7 @@ def test_feed_readers_read_together_tell_each_viewer_what_its_own_reader_tells()
             by = game.pending[0].by
             game.apply(rng.choice(game.legal_actions(by)))
             reading = [k for k in keys if rng.random() < 0.8]      # some fall behind a while
-            for k, entries in zip(reading, FeedReader.read_all([together[k] for k in reading])):
+            for k, entries in zip(reading, FeedReader.read_all([together[k] for k in reading], shared)):
                 own = alone[k].read()
                 assert entries == own, (seed, k)
                 told[k] += entries

@@ -373,12 +373,18 @@ class Table:
             # every feed kept is brought up to date at once: a move all its viewers are shown
             # alike is worded once (``FeedReader.read_all``), not once a page
             behind = [e for e in self._feeds.values() if e["read_at"] != size]
-            for caught, told in zip(behind, lr_words.FeedReader.read_all([e["reader"] for e in behind])):
+            made: dict = {}       # id(entries worded alike) -> their lines (shared, read only)
+            told_all = lr_words.FeedReader.read_all([e["reader"] for e in behind], shared=True)
+            for caught, told in zip(behind, told_all):
                 caught["read_at"] = size
-                for line in told:
-                    index = line["index"]
-                    caught["lines"].append({"i": index, "round": self.round_at(index), "text": line["text"]})
-                    caught["told_at"].append(size)          # the log's length when it was told
+                if not told:
+                    continue
+                lines = made.get(id(told))
+                if lines is None:
+                    lines = made[id(told)] = [{"i": line["index"], "round": self.round_at(line["index"]),
+                                               "text": line["text"]} for line in told]
+                caught["lines"] += lines
+                caught["told_at"] += [size] * len(lines)    # the log's length when each was told
         start = bisect.bisect_right(entry["told_at"], since) if since else 0
         return entry["lines"][start:]
 
