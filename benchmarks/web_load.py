@@ -11,7 +11,7 @@ counted), each answers every decision of its seat at once with a random choice (
 as ``too_fast`` is sent again a moment later). A round is bounded in time (S seconds) and moves
 (M); games that end are not replaced. Over all rounds it prints the moves per second the server
 applied, the time from a move to its answer (median, 95th percentile), the refusals by reason,
-the server's CPU time per move (user + system, from /proc; and each round's; and the kernel's
+the messages the pages got a move, the server's CPU time per move (user + system, from /proc; and each round's; and the kernel's
 share) and, measured in
 the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
 the same ruleset) with the ratio of the two, over the run and round by round (each round's
@@ -105,6 +105,7 @@ async def player(ws_url, seat, token, rng, stats, start: Start, max_moves):
             else:
                 try:
                     message = orjson.loads(await asyncio.wait_for(ws.recv(), start.deadline - time.monotonic()))
+                    stats["messages"] += 1
                 except asyncio.TimeoutError:
                     break
             if message["type"] == "diff":
@@ -258,7 +259,7 @@ async def one_round(args, folder: str, number: int) -> dict:
             created = post(base + "/api/games", {"ruleset": "classic", "players": 4,
                                                  "seed": number * args.games + game, "seats": ["link"] * 4})
             links.append(await seat_links(ws_url, created["host"]))
-        stats = {"moves": 0, "latency": [], "refused": {}}
+        stats = {"moves": 0, "latency": [], "refused": {}, "messages": 0}
         rng = random.Random(7 + number)
         start = Start(sum(len(game) for game in links))
         playing = asyncio.gather(*(player(ws_url, seat, token, random.Random(rng.random()), stats, start,
@@ -326,6 +327,10 @@ async def run(args) -> None:
     print(f"move to answer: median {1000 * statistics.median(latency):.1f} ms, "
           f"95th percentile {1000 * latency[int(0.95 * (len(latency) - 1))]:.1f} ms")
     print(f"refusals: {refused or 'none'}")
+    messages = sum(r["messages"] for r in rounds)
+    if moves:
+        print(f"messages to the pages: {messages / moves:.2f} a move (4 pages a game: one state "
+              f"each after every move would be 4; moves of a game taken together are one state)")
     if all(r["cpu"] is not None for r in rounds) and moves:
         busy = sum(r["cpu"] for r in rounds)
         per_move = busy / moves

@@ -46,7 +46,7 @@ PARTS = [  # (owner, name, part)
     (labels, "fight_words", "stage in words"),
     (tables.Hall, "_save", "write to the file"),
     (web_app, "changes", "diff"),
-    (web_app, "to_text", "JSON text"),
+    (web_app, "to_bytes", "JSON text"),
 ]
 
 

@@ -651,7 +651,7 @@ class Server:
                 # without waking its sender
                 try:
                     page.writer.write_now(text)
-                except ConnectionError:      # closed meanwhile: it reconnects
+                except Exception:      # closed meanwhile (it reconnects), or a fault of ours
                     asyncio.ensure_future(self._cut(room, page, Refusal("internal"), send=False))
             else:
                 page.text = text
@@ -920,8 +920,9 @@ def loopback_names(host: str):
 
 
 async def _send(conn: Connection, text: bytes) -> None:
-    """``text`` sent to ``conn``'s page: straight to the server's send, or through Starlette's
-    socket where the server keeps none (``_ServerSend``)."""
+    """``text`` (a message's JSON, in UTF-8) sent to ``conn``'s page: as one frame by the
+    table's own socket (``sockets.TableSocket``), else straight to the server's send, else
+    through Starlette's socket where the server keeps none (``_ServerSend``)."""
     if conn.writer is not None:
         await conn.writer.write_text(text)
     elif conn.put is not None:
