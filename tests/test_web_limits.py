@@ -131,10 +131,9 @@ def frame(message: dict) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
-def flooder(live: ThreadServer, token: str):
-    """A page with a tiny receive buffer that never reads after the upgrade, and asks for a
-    whole new state every few milliseconds: (its socket, the looks sent, the event that stops
-    it)."""
+def raw_page(live: ThreadServer, token: str) -> socket.socket:
+    """A page's socket with a tiny receive buffer, upgraded and its link presented, from which
+    nothing is read after the upgrade's answer."""
     raw = socket.socket()
     raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     raw.connect(("127.0.0.1", live.port))
@@ -146,6 +145,14 @@ def flooder(live: ThreadServer, token: str):
         answer += raw.recv(1)            # the upgrade's answer, byte by byte: nothing more
     assert answer.startswith(b"HTTP/1.1 101")
     raw.sendall(frame({"type": "hello", "token": token}))
+    return raw
+
+
+def flooder(live: ThreadServer, token: str):
+    """A page with a tiny receive buffer that never reads after the upgrade, and asks for a
+    whole new state every few milliseconds: (its socket, the looks sent, the event that stops
+    it)."""
+    raw = raw_page(live, token)
     sent, stop = [], threading.Event()
 
     def flood():        # a look every few milliseconds: each asks for a whole new state
@@ -307,16 +314,7 @@ def test_a_flooding_page_is_read_only_a_few_messages_ahead(db):
             while not stop.is_set():
                 await asyncio.sleep(0.02)
         server._handle = slow
-        raw = socket.socket()
-        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        raw.connect(("127.0.0.1", live.port))
-        raw.settimeout(BOUND)
-        raw.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            answer += raw.recv(1)            # the upgrade's answer, then the hello
-        raw.sendall(frame({"type": "hello", "token": links["spectator"]}))
+        raw = raw_page(live, links["spectator"])
         garbage = frame({"type": "look", "padding": "x" * 900})
 
         def flood():
