@@ -35,6 +35,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
+import lifeboat_rules as lr  # noqa: E402
 from lifeboat_rules import bots  # noqa: E402
 from lifeboat_rules.web import app as web_app  # noqa: E402
 from lifeboat_rules.web import tables  # noqa: E402
@@ -421,12 +422,12 @@ def test_a_text_message_that_is_not_utf8_closes_the_socket_with_1007(db):
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
 
 
-def _pages_of_a_game(db):
-    """A server on ``db``, a game of 4 link seats, and a page of each seat taking its states
-    as changes, each with its first state sent (for tests that drive ``Server`` on an event
-    loop of their own)."""
-    server = Server(db, allow_seeds=True)
-    created = server.hall.create("classic", 4, "en", ["link"] * 4, 8)
+def _pages_of_a_game(db, server=None, seed=8):
+    """A server on ``db`` (or ``server``), a game of 4 link seats, and a page of each seat
+    taking its states as changes, each with its first state sent (for tests that drive
+    ``Server`` on an event loop of their own)."""
+    server = server or Server(db, allow_seeds=True)
+    created = server.hall.create("classic", 4, "en", ["link"] * 4, seed)
     room = server._room(created["game"])
     pages = []
     for token, role, seat in server.hall.store.live_tokens(created["game"]):
@@ -469,6 +470,115 @@ def test_moves_of_a_game_taken_together_cost_each_page_one_state(db):
         assert refs == {movers[0]: 0, movers[1]: 1}
         sizes = {page.last["log_size"] for page in pages}
         assert sizes == {len(table.game.log)}
+        server.hall.store.close()
+    asyncio.run(scenario())
+
+
+def _move_of(server, game_id, pages, kinds=None):
+    """A move of a seat the game waits for (one of its decision, not one it may make any
+    time), its page, and its offer."""
+    table = server.hall.table(game_id)
+    by_seat = {page.seat: page for page in pages}
+    seat = table.game.pending[0].by
+    action = next(a for a in table.game.legal_actions(seat) if a["type"] not in tables.ANY_TIME)
+    return by_seat[seat], seat, action, table.offer(seat)
+
+
+def test_moves_of_games_taken_together_are_written_in_one_transaction(db):
+    """The people's moves a server takes in one turn of its event loop are written together,
+    in one transaction for every game (``Hall.write``), before any state shows them; each
+    mover is answered with its ``ref`` once its move is in the file."""
+    async def scenario():
+        server, room_a, game_a, pages_a = _pages_of_a_game(db, seed=8)
+        _, room_b, game_b, pages_b = _pages_of_a_game(db, server, seed=9)
+        writes = []
+        save = server.hall.store.save_games
+        server.hall.store.save_games = lambda batch: (writes.append([w[0] for w in batch]), save(batch))
+        for ref, (room, game_id, pages) in enumerate([(room_a, game_a, pages_a), (room_b, game_b, pages_b)]):
+            page, seat, action, offer = _move_of(server, game_id, pages)
+            await server._change(room, page, ref, server.hall.move, page.pass_, seat, action, offer, later=True)
+        assert writes == [] and server.hall.unwritten()
+        await asyncio.sleep(0)                               # the loop takes over
+        assert writes == [[game_a, game_b]]
+        for game_id, pages in ((game_a, pages_a), (game_b, pages_b)):
+            saved = server.hall.store.game(game_id)
+            assert len(saved["moves"]) == 1                     # in the file
+            refs = [{tuple(p): v for p, v in json.loads(page.text)["set"]}.get(("ref",)) for page in pages]
+            assert sorted(r for r in refs if r is not None) == [0 if game_id == game_a else 1]
+        server.hall.store.close()
+    asyncio.run(scenario())
+
+
+def test_no_state_shows_a_move_that_is_not_written(db):
+    """Every way a state is made writes the moves waiting first: the change's own states, a
+    page that asks for one (a look) in the same turn of the loop, the bots."""
+    async def scenario():
+        server, room, game_id, pages = _pages_of_a_game(db)
+        made = server._state
+
+        def state(conn, full):
+            assert not server.hall.unwritten(), "a state made before the moves it shows were written"
+            return made(conn, full)
+        server._state = state
+
+        class Writer:          # a page's socket that takes everything at once
+            def __init__(self):
+                self.sent = []
+
+            def can_write(self):
+                return True
+
+            def write_now(self, data):
+                self.sent.append(data)
+
+            async def write_text(self, data):
+                self.sent.append(data)
+        for page in pages:
+            page.writer = Writer()
+            page.sender = asyncio.ensure_future(server._sender(room, page))
+        for ref in range(12):
+            page, seat, action, offer = _move_of(server, game_id, pages)
+            other = next(p for p in pages if p is not page)
+            # a look, its state made by the page's own sender, woken before the move is written
+            server._want(other, full=ref % 3 == 0)
+            await server._change(room, page, ref, server.hall.move, page.pass_, seat, action, offer, later=True)
+            deadline = time.monotonic() + BOUND
+            while any(p.making or p.wants or p.text is not None for p in pages):
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.001)
+        assert all(page.writer.sent for page in pages)
+        assert len(server.hall.store.game(game_id)["moves"]) == 12
+        for page in pages:
+            page.sender.cancel()
+        server.hall.store.close()
+    asyncio.run(scenario())
+
+
+def test_a_group_write_refuses_only_the_moves_of_the_game_it_could_not_write(db):
+    """One game's write refused (another writer moved it on in the file) takes no other
+    game's moves with it: those are written alone and answered; the refused game's mover is
+    told ``not_saved`` with its ``ref`` and sent the table as the file has it."""
+    async def scenario():
+        server, room_a, game_a, pages_a = _pages_of_a_game(db, seed=8)
+        _, room_b, game_b, pages_b = _pages_of_a_game(db, server, seed=9)
+        con = sqlite3.connect(db)
+        with con:      # another writer moved game A on meanwhile
+            con.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_a,))
+        con.close()
+        movers = {}
+        for ref, (room, game_id, pages) in (("a", (room_a, game_a, pages_a)), ("b", (room_b, game_b, pages_b))):
+            page, seat, action, offer = _move_of(server, game_id, pages)
+            movers[ref] = page
+            await server._change(room, page, ref, server.hall.move, page.pass_, seat, action, offer, later=True)
+        await asyncio.sleep(0)
+        refused = [json.loads(m) for m in movers["a"].outbox]
+        assert [(m["code"], m["ref"]) for m in refused] == [("not_saved", "a")]
+        assert movers["a"].full and movers["a"].wants and movers["a"].ref is None
+        assert not movers["b"].outbox
+        assert len(server.hall.store.game(game_b)["moves"]) == 1
+        assert server.hall.store.game(game_a)["moves"] == []
+        assert len(server.hall.table(game_a).game.log) == len(lr.Game.from_dict(
+            server.hall.store.game(game_a)["state"]).log)     # read back as the file has it
         server.hall.store.close()
     asyncio.run(scenario())
 
@@ -1114,7 +1224,7 @@ def test_a_move_that_cannot_be_saved_is_answered_with_the_table_as_it_is(db, mon
 
         def full_disk(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
-        monkeypatch.setattr(server.hall.store, "save_moves", full_disk)
+        monkeypatch.setattr(server.hall.store, "save_games", full_disk)     # (every write of moves)
         with client.websocket_connect("/ws") as ws:
             state = hello(ws, token)
             choice = next(c for c in state["choices"] if not c["any_time"])

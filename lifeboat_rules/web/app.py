@@ -235,6 +235,9 @@ class Server:
         self.creators: dict = {}           # address -> Bucket of game creation
         self.created_by: dict = {}         # game id -> the address that created it
         self.stopping = False
+        # game id -> [(room, page, ref)] of people's moves applied and not yet written (``_write``)
+        self._unwritten: dict = {}
+        self.writing = False               # a write is asked for (``_write_soon``)
         self._sweeper: asyncio.Task | None = None
         self._watcher: asyncio.Task | None = None      # cuts off pages that stopped reading
         self.app = _ServerSend(_SecurityHeaders(Starlette(routes=[
@@ -519,7 +522,7 @@ class Server:
         try:
             if kind == "move":
                 await self._change(room, conn, ref, self.hall.move, conn.pass_, message.get("seat"),
-                                   message.get("action"), message.get("offer"))
+                                   message.get("action"), message.get("offer"), later=True)
             elif kind == "look":
                 pass_ = self.hall.enter(conn.pass_.token)
                 seat = message.get("seat")
@@ -584,11 +587,18 @@ class Server:
     # What may take longer runs on the table threads: a page's whole state, a game read back
     # from the file, a new game; the bots think on threads of their own.)
 
-    async def _change(self, room: Room, conn: Connection, ref, call, *args) -> None:
+    async def _change(self, room: Room, conn: Connection, ref, call, *args, later: bool = False) -> None:
         """``call(*args)`` under the game's lock, then every page's state (``_changed``); the
-        page ``conn`` gets ``ref`` back with its state. The bots play next if one must decide."""
+        page ``conn`` gets ``ref`` back with its state. The bots play next if one must decide.
+        ``later``: ``call`` is a move to be written with the others of this moment (``_write``,
+        soon, and before any state shows it); if that fails it is refused then."""
         async with room.lock:
-            call(*args)
+            if later:
+                call(*args, later=True)
+                self._unwritten.setdefault(room.game_id, []).append((room, conn, ref))
+                self._write_soon()
+            else:
+                call(*args)
             if ref is not None:
                 conn.ref = ref      # (here, so that no state made before the change carries it)
             try:
@@ -608,11 +618,40 @@ class Server:
             room.flushing = True
             asyncio.get_running_loop().call_soon(self._flush, room)
 
+    def _write_soon(self) -> None:
+        """The moves applied since the last write are written once the loop has taken the
+        messages it had already read (``_write``): the moves of every game that arrive
+        together in one transaction."""
+        if not self.writing:
+            self.writing = True
+            asyncio.get_running_loop().call_soon(self._write)
+
+    def _write(self) -> None:
+        """Writes the moves waiting (``Hall.write``); each move that could not be written is
+        refused (``not_saved``, with its ``ref``) and its page sent the table as the file has
+        it. Called before any state is made while moves wait: no page sees an unwritten move."""
+        self.writing = False
+        if not self.hall.unwritten():
+            return
+        waiting, self._unwritten = self._unwritten, {}
+        try:
+            failed = self.hall.write()
+        except Exception:       # a fault of ours: the games are read back, their moves refused
+            log.exception("while writing moves")
+            failed = list(waiting)
+        for game_id in failed:
+            for room, conn, ref in waiting.get(game_id, ()):
+                if conn.ref == ref:
+                    conn.ref = None          # (its state will not hold the move)
+                self._refuse(room, conn, Refusal("not_saved"), ref)
+                self._want(conn, full=True)
+
     def _flush(self, room: Room) -> None:
         room.flushing = False
         if room.lock.locked():        # (a state or a bot's move under way: after it)
             asyncio.ensure_future(self._push(room))
             return
+        self._write()
         pages = list(room.pages)
         try:
             made, later = self._states(pages)
@@ -627,6 +666,7 @@ class Server:
         if not pages:
             return
         async with room.lock:
+            self._write()
             made, later = self._states(pages)
         self._deliver(room, made, later)
 
@@ -711,6 +751,7 @@ class Server:
                         conn.making = True
                         try:
                             async with room.lock:
+                                self._write()       # (no state shows a move not yet written)
                                 # a page's first state, or one after a look or a language,
                                 # holds its whole feed: made on a table thread
                                 made = (await self._run(self.pool, self._state, conn, full)
@@ -811,6 +852,7 @@ class Server:
             while not self.stopping:
                 room.rebot = False
                 async with room.lock:
+                    self._write()       # (the bots' moves are written after the people's)
                     moved, more, show_at = await self._run(self.bot_pool, self.hall.bot_step, room.game_id)
                     if show_at is not None:
                         # a bot's decision is shown when its pace says (bots.PacedBot), the
@@ -863,6 +905,7 @@ class Server:
                         await asyncio.wait_for(room.retime.wait(), delay)
                     continue
                 async with room.lock:
+                    self._write()       # (a timer's move is written after the people's)
                     try:
                         changed = await self._run(self.pool, self.hall.run_due, room.game_id)
                     except Refusal:      # not saved: the game is read back from the file
@@ -882,6 +925,7 @@ class Server:
         """Drops expired games (``Limits.unplayed_expiry``, ``bots_done_expiry``,
         ``bots_done_kept``) and closes their pages; returns their ids."""
         limits = self.limits
+        self._write()        # (a game swept is one whose moves are all written)
         gone = await self._run(self.pool, self.hall.sweep, limits.unplayed_expiry,
                                limits.bots_done_expiry, limits.bots_done_kept, limits.idle_expiry)
         for game_id in gone:

@@ -269,23 +269,35 @@ class Store:
         callable giving ``Game.to_dict()`` after them) the snapshot is rewritten and the
         actions it holds dropped. ``Conflict``, and nothing written, if the file's game is not
         where the first action started from."""
+        self.save_games([(game_id, moves, after, over, people, snapshot)])
+
+    def save_games(self, writes: list) -> None:
+        """``save_moves`` for several games in one transaction (a group commit): ``writes``
+        [(game_id, moves, after, over, people, snapshot)]. All are written or none: a
+        ``Conflict`` for any game writes nothing of the others either."""
         with self._lock, self._transaction():
-            changed = self._db.execute(
-                "UPDATE games SET version = ?, over = ?, updated = ?, played = played + ? "
-                "WHERE id = ? AND version = ?",
-                (after, int(over), time.time(), people, game_id, moves[0][0])).rowcount
-            if changed != 1:
-                raise Conflict(f"game {game_id} moved on in the file")
-            try:
-                self._db.executemany("INSERT INTO moves (game_id, at, action) VALUES (?, ?, ?)",
-                                     [(game_id, at, _dumps(action)) for at, action in moves])
-            except sqlite3.IntegrityError:
-                raise Conflict(f"game {game_id} moved on in the file") from None
-            if snapshot is not None:
-                state = snapshot()
-                self._db.execute("UPDATE snapshots SET state = ? WHERE game_id = ?", (_dumps(state), game_id))
-                self._db.execute("UPDATE games SET base = ? WHERE id = ?", (len(state["log"]), game_id))
-                self._db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+            for game_id, moves, after, over, people, snapshot in writes:
+                self._write_moves(game_id, moves, after, over, people, snapshot)
+
+    def _write_moves(self, game_id: str, moves: list, after: int, over: bool, people: int,
+                     snapshot) -> None:
+        # (in a transaction)
+        changed = self._db.execute(
+            "UPDATE games SET version = ?, over = ?, updated = ?, played = played + ? "
+            "WHERE id = ? AND version = ?",
+            (after, int(over), time.time(), people, game_id, moves[0][0])).rowcount
+        if changed != 1:
+            raise Conflict(f"game {game_id} moved on in the file")
+        try:
+            self._db.executemany("INSERT INTO moves (game_id, at, action) VALUES (?, ?, ?)",
+                                 [(game_id, at, _dumps(action)) for at, action in moves])
+        except sqlite3.IntegrityError:
+            raise Conflict(f"game {game_id} moved on in the file") from None
+        if snapshot is not None:
+            state = snapshot()
+            self._db.execute("UPDATE snapshots SET state = ? WHERE game_id = ?", (_dumps(state), game_id))
+            self._db.execute("UPDATE games SET base = ? WHERE id = ?", (len(state["log"]), game_id))
+            self._db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
 
     def game(self, game_id: str) -> dict | None:
         """{"id", "ruleset", "players", "lang", "over", "state": dict (the snapshot), "moves":

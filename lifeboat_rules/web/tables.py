@@ -458,6 +458,9 @@ class Hall:
         self._tables: collections.OrderedDict = collections.OrderedDict()
         self._tokens: dict = {}            # token -> what store.token said (a cache)
         self._token_changes = 0            # how many times tokens changed (_tokens_changed)
+        # game id -> [table, [(log length before, action)], people]: moves applied ``later``,
+        # not yet in the file (``write``); their tables stay in memory meanwhile
+        self._unwritten: dict = {}
         self.in_use: collections.Counter = collections.Counter()   # game id -> open pages
         self.rulesets = self._builtin_rulesets()
         for lang in labels.LANGS:      # the words, read now rather than at the first move
@@ -619,7 +622,7 @@ class Hall:
         for game_id in list(self._tables):       # the least recently used first
             if len(self._tables) <= self.cache_size:
                 break
-            if not self.in_use[game_id] and game_id != table.game_id:
+            if not self.in_use[game_id] and game_id != table.game_id and game_id not in self._unwritten:
                 del self._tables[game_id]
 
     def _forget(self, game_id: str) -> None:
@@ -641,9 +644,11 @@ class Hall:
 
     # ------------------------------------------------------------------ moves
 
-    def move(self, pass_: Pass, seat, action, offer) -> None:
-        """Apply ``action`` for ``seat``, saved before this returns. The link is checked
-        again first: a move that reaches the table after its link was replaced is refused."""
+    def move(self, pass_: Pass, seat, action, offer, later: bool = False) -> None:
+        """Apply ``action`` for ``seat``, saved before this returns (with ``later``: by the next
+        ``write``, with the other moves of its moment; whoever answers it writes first). The
+        link is checked again first: a move that reaches the table after its link was replaced
+        is refused."""
         pass_ = self.enter(pass_.token)       # revoked since? the seats it holds now?
         if type(seat) is not str or seat not in pass_.seats:
             raise Refusal("not_your_seat", "this link does not play that seat")
@@ -655,10 +660,11 @@ class Hall:
             raise Refusal("over")
         if type(offer) is not str or offer != table.offer(seat):
             raise Refusal("stale")
-        return self._apply(table, seat, action, people=1)
+        return self._apply(table, seat, action, people=1, later=later)
 
-    def _apply(self, table: Table, seat: str, action: dict, people: int) -> None:
-        """``action`` for ``seat``, saved before this returns; a ``Refusal`` if illegal."""
+    def _apply(self, table: Table, seat: str, action: dict, people: int, later: bool = False) -> None:
+        """``action`` for ``seat``, saved before this returns (or kept for ``write``: see
+        ``move``); a ``Refusal`` if illegal."""
         game = table.game
         at = len(game.log)
         try:
@@ -666,8 +672,56 @@ class Hall:
         except lr.IllegalAction as exc:
             raise Refusal("illegal", str(exc)) from None
         table.seats[seat]["moves"] += 1
-        self._save(table, [(at, action)], people=people)
+        if later:
+            kept = self._unwritten.get(table.game_id)
+            if kept is None:
+                self._unwritten[table.game_id] = [table, [(at, action)], people]
+            else:
+                kept[1].append((at, action))
+                kept[2] += people
+        else:
+            self._save(table, [(at, action)], people=people)
         self._track(table)
+
+    def unwritten(self) -> bool:
+        """Whether moves applied ``later`` wait for ``write``: no state may show them before."""
+        return bool(self._unwritten)
+
+    def write(self) -> list:
+        """The moves applied ``later`` since the last write, of every game, written in one
+        transaction (a group commit); if that fails, each game's alone, so that one game's
+        fault refuses no other's moves. Returns the ids of the games whose moves could not be
+        written: each is dropped from memory (it is read back from the file: memory never runs
+        ahead of it), and their moves are to be refused as ``not_saved``."""
+        if not self._unwritten:
+            return []
+        waiting, self._unwritten = self._unwritten, {}
+        writes = []
+        for game_id, (table, moves, people) in waiting.items():
+            game = table.game
+            snap = game.over or table.unsnapped + len(moves) >= SNAPSHOT_EVERY
+            writes.append(((game_id, moves, len(game.log), game.over, people,
+                            game.to_dict if snap else None), table, snap))
+        failed: list = []
+        try:
+            try:
+                self.store.save_games([write for write, _, _ in writes])
+            except (Conflict, OSError, sqlite3.Error):
+                for write, _, _ in writes:
+                    try:
+                        self.store.save_games([write])
+                    except (Conflict, OSError, sqlite3.Error):
+                        failed.append(write[0])
+        except BaseException:
+            for write, _, _ in writes:
+                self._forget(write[0])
+            raise
+        for write, table, snap in writes:
+            if write[0] in failed:
+                self._forget(write[0])
+            else:
+                table.unsnapped = 0 if snap else table.unsnapped + len(write[1])
+        return failed
 
     def bot_step(self, game_id: str, budget: float = 0.05) -> tuple:
         """Bots decide for their seats, for about ``budget`` seconds of their thinking at most
