@@ -574,10 +574,12 @@ class Server:
 
     # ------------------------------------------------------------------ changes and states
     #
-    # A change (a move, a seat handed over) is made and written to the file under its game's
-    # lock, and then every page's new state, here on the event loop's thread once the loop has
-    # taken the messages it had already read (so moves of one game that arrive together cost
-    # each page one state), and written to the page's socket at once where nothing of the page
+    # A change (a move, a seat handed over) is made under its game's lock; a person's move is
+    # written to the file with the others the loop took in the same turn, in one transaction
+    # (``_write``), before any state shows it. Then every page's new state, here on the event
+    # loop's thread once the loop has taken the messages it had already read (so moves of one
+    # game that arrive together cost each page one state), written to the page's socket at
+    # once where nothing of the page
     # waits to leave: unless the page has a state waiting to be sent, or is making its own (a
     # look, a language, a refusal's fresh state): then it makes the newest one itself once the
     # one waiting has left. So a page that reads slowly costs one state, not one a move, and
