@@ -159,21 +159,26 @@ def cpu_split(pid: int) -> tuple[float, float] | None:
         return None
 
 
-def apply_reference(moves: int) -> float:
-    """CPU seconds of the engine's ``apply`` alone per move, over random play in this process
-    (the listing of the legal moves is not counted)."""
+def timed_applies(more) -> tuple:
+    """``(moves, CPU seconds)`` of the engine's ``apply`` alone over random play in this
+    process, while ``more(moves so far)`` (the listing of the legal moves is not counted)."""
     rng = random.Random(3)
     done, spent, seed = 0, 0.0, 100
-    while done < moves:
+    while more(done):
         game = lr.new_game("classic", players=4, seed=seed)
         seed += 1
-        while not game.over and done < moves:
-            decision = game.pending[0]
-            action = rng.choice(game.legal_actions(decision.by))
+        while not game.over and more(done):
+            action = rng.choice(game.legal_actions(game.pending[0].by))
             began = time.process_time()
             game.apply(action)
             spent += time.process_time() - began
             done += 1
+    return done, spent
+
+
+def apply_reference(moves: int) -> float:
+    """CPU seconds of the engine's ``apply`` alone per move (``timed_applies``)."""
+    done, spent = timed_applies(lambda done: done < moves)
     return spent / done
 
 
@@ -187,17 +192,7 @@ def beside_reference() -> None:
     print("ready", flush=True)
     stop = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
-    rng = random.Random(3)
-    done, spent, seed = 0, 0.0, 100
-    while not stop.is_set():
-        game = lr.new_game("classic", players=4, seed=seed)
-        seed += 1
-        while not game.over and not stop.is_set():
-            action = rng.choice(game.legal_actions(game.pending[0].by))
-            began = time.process_time()
-            game.apply(action)
-            spent += time.process_time() - began
-            done += 1
+    done, spent = timed_applies(lambda done: not stop.is_set())
     print(done, spent, flush=True)
 
 

@@ -633,9 +633,9 @@ class Server:
         refused (``not_saved``, with its ``ref``) and its page sent the table as the file has
         it. Called before any state is made while moves wait: no page sees an unwritten move."""
         self.writing = False
+        waiting, self._unwritten = self._unwritten, {}
         if not self.hall.unwritten():
             return
-        waiting, self._unwritten = self._unwritten, {}
         try:
             failed = self.hall.write()
         except Exception:       # a fault of ours: the games are read back, their moves refused

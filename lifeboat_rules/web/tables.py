@@ -138,6 +138,19 @@ class Table:
             self._now = (size, pending, [d.by for d in pending], decisions)
         return self._now
 
+    def write_of(self, moves: list, people: int) -> tuple:
+        """What ``Store.save_games`` writes of ``moves`` (``[(log length before, action)]``,
+        just applied, ``people`` of them a person's): ``(game id, moves, log length after,
+        over, people, snapshot)``, the snapshot (``Game.to_dict``) at the game's end and once
+        ``SNAPSHOT_EVERY`` actions are saved since the last, else None."""
+        game = self.game
+        snap = game.over or self.unsnapped + len(moves) >= SNAPSHOT_EVERY
+        return (self.game_id, moves, len(game.log), game.over, people, game.to_dict if snap else None)
+
+    def written(self, write: tuple) -> None:
+        """``write`` (``write_of``) is in the file."""
+        self.unsnapped = 0 if write[5] is not None else self.unsnapped + len(write[1])
+
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
         wording (two listings of one move that read the same are one button to a person).
@@ -696,31 +709,27 @@ class Hall:
         if not self._unwritten:
             return []
         waiting, self._unwritten = self._unwritten, {}
-        writes = []
-        for game_id, (table, moves, people) in waiting.items():
-            game = table.game
-            snap = game.over or table.unsnapped + len(moves) >= SNAPSHOT_EVERY
-            writes.append(((game_id, moves, len(game.log), game.over, people,
-                            game.to_dict if snap else None), table, snap))
+        tables = [table for table, _, _ in waiting.values()]
+        writes = [table.write_of(moves, people) for table, moves, people in waiting.values()]
         failed: list = []
         try:
             try:
-                self.store.save_games([write for write, _, _ in writes])
+                self.store.save_games(writes)
             except (Conflict, OSError, sqlite3.Error):
-                for write, _, _ in writes:
+                for write in writes:
                     try:
                         self.store.save_games([write])
                     except (Conflict, OSError, sqlite3.Error):
                         failed.append(write[0])
         except BaseException:
-            for write, _, _ in writes:
-                self._forget(write[0])
+            for table in tables:
+                self._forget(table.game_id)
             raise
-        for write, table, snap in writes:
-            if write[0] in failed:
-                self._forget(write[0])
+        for table, write in zip(tables, writes):
+            if table.game_id in failed:
+                self._forget(table.game_id)
             else:
-                table.unsnapped = 0 if snap else table.unsnapped + len(write[1])
+                table.written(write)
         return failed
 
     def bot_step(self, game_id: str, budget: float = 0.05) -> tuple:
@@ -769,18 +778,16 @@ class Hall:
         """The actions just applied, into the file; if that fails, the game in memory is
         dropped (it is read back from the file: memory never runs ahead of it) and the
         move refused as ``not_saved``."""
-        game = table.game
-        snap = game.over or table.unsnapped + len(moves) >= SNAPSHOT_EVERY
+        write = table.write_of(moves, people)
         try:
-            self.store.save_moves(table.game_id, moves, len(game.log), game.over, people,
-                                  game.to_dict if snap else None)
+            self.store.save_games([write])
         except (Conflict, OSError, sqlite3.Error) as exc:
             self._forget(table.game_id)
             raise Refusal("not_saved") from exc      # (its words say it all; the page gets its ref)
         except BaseException:
             self._forget(table.game_id)
             raise
-        table.unsnapped = 0 if snap else table.unsnapped + len(moves)
+        table.written(write)
 
     # ------------------------------------------------------------------ the host's controls
 
