@@ -108,9 +108,16 @@ def _lookup(table: dict, path: str):
 def fill(template: str, values: Mapping) -> str:
     """``template`` with each ``{name}`` replaced by ``values[name]`` (one pass: a value is
     never read as a template); an unknown placeholder is left as written."""
-    pieces = _pieces(template)
-    if len(pieces) == 1:
-        return template
+    return _fill(_pieces(template), values)
+
+
+def _fill(pieces: list, values: Mapping) -> str:
+    size = len(pieces)
+    if size == 1:
+        return pieces[0]
+    if size == 3:       # (one placeholder: most sentences)
+        name = pieces[1]
+        return pieces[0] + (str(values[name]) if name in values else "{" + name + "}") + pieces[2]
     out = [pieces[0]]
     for index in range(1, len(pieces), 2):     # a name, then the text up to the next one
         name = pieces[index]
@@ -129,18 +136,39 @@ def _pieces(template: str) -> list:
 def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: object) -> str:
     """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
     ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
+    found = _SENTENCES.get((lang, path)) if type(lang) is str and type(path) is str else None
+    if found is None:
+        found = _sentence(path, lang)
+    if type(found) is dict:       # a sentence in plural forms
+        count = 0 if n is None else n
+        form = "zero" if count == 0 else "one" if count == 1 else "other"
+        found = found[form] if form in found else found["other"]
+    if n is not None:
+        values = {"n": n, **values}
+    return _fill(found, values)
+
+
+# (lang, path) -> the sentence split at its placeholders (``_pieces``), or {form: that} for
+# one in plural forms: the words are read once per language code and path (the catalogs
+# never change), for the codes of ``languages()`` only (any string may come in as lang)
+_SENTENCES: dict = {}
+
+
+def _sentence(path: str, lang: Any):
     node = _entry(language(lang), path)
     if node is None:
         raise KeyError(f"no words for {path!r}")
     if isinstance(node, dict):
         if not set(node) <= _PLURAL_KEYS or "other" not in node:
             raise KeyError(f"{path!r} is not a sentence")
-        count = 0 if n is None else n
-        form = "zero" if count == 0 else "one" if count == 1 else "other"
-        node = node.get(form, node["other"])
-    if n is not None:
-        values = {"n": n, **values}
-    return fill(str(node), values)
+        found: Any = {form: _pieces(str(each)) for form, each in node.items()}
+    else:
+        found = _pieces(str(node))
+    if type(lang) is str and type(path) is str and lang in languages():
+        if len(_SENTENCES) > 8192:
+            _SENTENCES.clear()
+        _SENTENCES[(lang, path)] = found
+    return found
 
 
 def has_text(path: str, lang: str = DEFAULT_LANG) -> bool:
@@ -387,6 +415,7 @@ class _Words:
         own = merged.get("words")
         self.words = own if isinstance(own, dict) else {}
         self._who: dict = {}
+        self._kind_cards: dict = {}    # provision kind -> "the Water" (as ``kind_card`` words it)
 
     # -- the content's own words (``words:`` of a ruleset or plugin)
     def own(self, section: str, kind: Any, fields: Mapping, lang: str) -> str | None:
@@ -491,7 +520,11 @@ class _Words:
     def kind_card(self, kind: Any) -> str:
         """A provision of a known kind ("the Water"), or "a card"."""
         if isinstance(kind, str) and kind:
-            return text("card", self.lang, name=provision_name(self.game, kind, self.lang))
+            known = self._kind_cards.get(kind)
+            if known is None:
+                known = self._kind_cards[kind] = text("card", self.lang,
+                                                      name=provision_name(self.game, kind, self.lang))
+            return known
         return text("a_card", self.lang)
 
     def nav(self, card: Any) -> str:
@@ -957,13 +990,13 @@ class _Words:
         kind, by = action.get("type"), action.get("by")
         if live:
             seen = self._seen(by, action)
-        own = self.own("actions", kind, self._own_fields(action, seen), self.lang)
+        own = self.own("actions", kind, self._own_fields(action, seen), self.lang) if self.words else None
         if own is not None:
             return own
         method = getattr(self, f"act_{kind}", None) if isinstance(kind, str) else None
         if method is not None:
             return method(action, by, seen, live)
-        own = self.own("actions", kind, self._own_fields(action, seen), DEFAULT_LANG)
+        own = self.own("actions", kind, self._own_fields(action, seen), DEFAULT_LANG) if self.words else None
         if own is not None:
             return own
         return self.t("actions.generic", who=self.who(by), what=_what(kind))
@@ -1355,7 +1388,7 @@ class _Feed(_Words):
     def tell(self, action: Mapping, echo: Mapping, group: list) -> str:
         kind, by = action.get("type"), action.get("by")
         seen = self.kinds(group)
-        for code in (self.lang, DEFAULT_LANG):
+        for code in (self.lang, DEFAULT_LANG) if self.words else ():     # (the content's own words)
             own = self.own("actions", kind, self._own_fields(action, seen), code)
             if own is not None:
                 return own

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lifeboat_rules as lr
 from lifeboat_rules.words import FeedReader
@@ -259,6 +261,68 @@ def test_json_bytes_sent_to_pages_read_as_the_standard_librarys_json():
         assert json.loads(text) == json.loads(expected)
         if "\udc80" not in expected and not any(type(k) is int for k in getattr(value, "keys", lambda: ())()):
             assert text == expected, value
+
+
+def _read(reader, text):
+    """What ``reader`` makes of ``text``: ("ok", value) or ("refused", the error's class)."""
+    try:
+        return ("ok", reader(text))
+    except (ValueError, RecursionError) as exc:
+        return ("refused", ValueError if isinstance(exc, ValueError) else RecursionError)
+
+
+def _same(a, b):
+    """Two values read from JSON alike: equal, of the same types all through (1 is not 1.0),
+    NaN equal to NaN."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if type(a) in (list, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a) is float and a != a:
+        return b != b
+    return a == b
+
+
+MESSAGES = ['{"type":"move","seat":"the_kid","offer":"ab12","action":{"type":"pass","by":"the_kid"},"ref":3}',
+            '{"a":1,"a":2}', '{"a":"\x01"}', '{"a":NaN}', '{"a":-Infinity}', '{"a":1e400}',
+            '{"a":123456789012345678901234567890}', '{"a":-9223372036854775809}',
+            '{"a":18446744073709551616}', '{"a":18446744073709551615}', '{"a":9223372036854775807}',
+            '{"a":"\\ud800"}', '{"a":"\\ud83d\\ude00"}', ' {"a":1} ', '{"a":1} x', '[1,]', '{"a":1,}',
+            '\ufeff{"a":1}', '{"a":-0.0}', '{"a":1.0}', '{"a":1E2}', '{"a":"\\u0000"}', '"\t"',
+            '{"a":0.1000000000000000055511151231257827}', '{"a":1234567890123456789.5}',
+            '{"a":"1234567890123456789012"}', "[" * 5000 + "]" * 5000, "", "nul", '{"a":tru}',
+            '{"é":"救生艇"}', '{"a":[1,2,{"b":null}]}', '{"a":1e-400}', '{"a":-}', '{"a":01}']
+
+
+def test_messages_in_read_as_the_standard_library_reads_them():
+    """``jsontext.loads`` (a page's message in) reads with orjson where that gives exactly the
+    standard library's value, and with the standard library elsewhere: every text reads to
+    the same value, of the same types, or is refused by both (orjson alone would read an
+    integer beyond 64 bits as a float and refuse NaN)."""
+    import json
+
+    from lifeboat_rules.web.jsontext import loads
+
+    for text in MESSAGES:
+        ours, theirs = _read(loads, text), _read(json.loads, text)
+        assert ours[0] == theirs[0] and (ours[0] == "refused" or _same(ours[1], theirs[1])), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                    max_leaves=12))
+def test_any_json_value_reads_back_as_the_standard_library_reads_it(value):
+    import json
+
+    from lifeboat_rules.web.jsontext import loads
+
+    text = json.dumps(value)
+    assert _same(loads(text), json.loads(text))
+    compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert _same(_read(loads, compact), _read(json.loads, compact))
 
 
 def test_a_fights_words_made_once_for_every_page_read_as_each_pages_own():

@@ -35,7 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from .. import bots
 from . import labels
 from .changes import changes
-from .jsontext import dumps_bytes as to_bytes
+from .jsontext import dumps_bytes as to_bytes, loads
 from .sockets import WRITER, TableSocket, compatible as sockets_compatible
 from .store import Store
 from .tables import TIMERS, Hall, Refusal
@@ -506,7 +506,7 @@ class Server:
         if len(text.encode("utf-8", "surrogatepass")) > limit:
             return Refusal("too_large", f"at most {limit} bytes")
         try:
-            data = json.loads(text)
+            data = loads(text)
         except (ValueError, RecursionError):
             return Refusal("malformed", "not JSON")
         if type(data) is not dict or type(data.get("type")) is not str:
