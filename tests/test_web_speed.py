@@ -145,6 +145,46 @@ def test_views_made_together_are_each_viewers_own_view():
     assert positions > 500
 
 
+def test_a_viewer_whose_pages_are_gone_is_not_kept_up_to_date_and_reads_right_when_back(monkeypatch):
+    """A table makes the views and feeds of the viewers its pages asked for at one of the last
+    two positions, all at once; a viewer no page asks for any more (a spectator link opened
+    once, the host's page closed, a language left) costs nothing after that, and when a page
+    of it comes back it reads exactly what a fresh table would show it."""
+    from lifeboat_rules.web.tables import Table
+
+    made_views: list = []
+    read_feeds: list = []
+    views, read_all = lr.Game.views, FeedReader.read_all
+    monkeypatch.setattr(lr.Game, "views", lambda self, viewers, kept=None: (
+        made_views.extend(viewers), views(self, viewers, kept))[1])
+    monkeypatch.setattr(FeedReader, "read_all", staticmethod(lambda readers, shared=False: (
+        read_feeds.extend((r.viewer, r._feed.lang) for r in readers), read_all(readers, shared))[1]))
+    for seed in range(4):
+        game = lr.new_game("classic", players=4, seed=seed)
+        seats = list(game.view(None)["seats"])
+        table = Table("g", game, "en", {s: {"controller": "link", "bot": None, "moves": 0} for s in seats})
+        table.view(None), table.feed(None, "en", 0), table.feed(None, "zh", 0)   # opened once
+        since = {s: 0 for s in seats}
+        rng = random.Random(seed)
+        for step in range(60):
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions(rng.choice(game.pending).by)))
+            for seat in seats[: 2 if step % 3 else 4]:     # two pages skip two positions in three
+                assert table.view(seat) == game.view(seat)
+                table.feed(seat, "en", since[seat])
+                since[seat] = len(game.log)
+        assert step > 20
+        # the spectator's view and feeds were made at most twice after it stopped asking
+        assert made_views.count(None) <= 3 and read_feeds.count((None, "zh")) <= 3, seed
+        fresh = Table("f", game, "en", table.seats)
+        for viewer in [None] + seats:
+            assert table.view(viewer) == game.view(viewer) == fresh.view(viewer)
+            for lang in ("en", "zh"):
+                assert table.feed(viewer, lang, 0) == fresh.feed(viewer, lang, 0), (seed, viewer, lang)
+        made_views.clear(), read_feeds.clear()
+
+
 def test_views_with_kept_parts_read_as_fresh_ones_and_reuse_only_what_did_not_change():
     """``game.views(viewers, kept)``: over whole games of every built-in ruleset (all viewers
     or some, as pages come and go), each view reads exactly as ``game.view`` makes it anew; a

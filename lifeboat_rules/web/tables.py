@@ -110,6 +110,7 @@ class Table:
         self.links: list | None = None     # the host's list of live links, until one changes
         self._names: dict = {}
         self._feeds: dict = {}             # (viewer, lang) -> the feed in words so far
+        self._feed_batches = 0             # times feeds were brought up to date (``feed``)
         self._choices: dict = {}           # (seat, lang) -> (its legal moves, fight, buttons, decision)
         self._weapons: dict | None = None
         self._rounds: list = []            # [(log index, round)] where each round begins
@@ -117,6 +118,8 @@ class Table:
         self._offers: dict = {}            # seat -> (log length, moves, fingerprint)
         self._legal: dict = {}             # seat -> (log length, its legal moves then, game.moves)
         self._views: dict = {}             # viewer -> (log length, its view then)
+        self._view_asked: dict = {}        # viewer -> the batch of views when it was last asked
+        self._view_batches = 0             # batches of views made (``view``)
         self._view_parts: dict = {}        # what the views of the last position were made of
         self._decisions: dict = {}         # (seat, kind, lang) -> its decision in words
         self._stage_texts: dict = {}       # (viewer or None, lang) -> (stage, view, in words)
@@ -249,14 +252,19 @@ class Table:
         size = len(self.game.log)
         cached = self._views.get(viewer)
         if cached is None or cached[0] != size:
-            # every viewer shown before is shown again after a move: their views are made
-            # together (``Game.views``), the parts they see alike once
-            behind = [v for v, (at, _) in self._views.items() if at != size]
-            if viewer not in self._views:
-                behind.append(viewer)
+            # the viewers whose pages asked at one of the last two positions are shown this
+            # one too: their views are made together (``Game.views``), the parts they see
+            # alike once; a viewer whose pages are gone is made again only if asked again
+            recent = self._view_batches - 1
+            asked = self._view_asked
+            behind = [v for v, (at, _) in self._views.items()
+                      if at != size and v != viewer and asked.get(v, -1) >= recent]
+            behind.append(viewer)
             for shown, made in self.game.views(behind, self._view_parts).items():
                 self._views[shown] = (size, made)
+            self._view_batches += 1
             cached = self._views[viewer]
+        self._view_asked[viewer] = self._view_batches
         return cached[1]
 
     def legal(self, seat: str) -> list:
@@ -380,12 +388,18 @@ class Table:
         entry = self._feeds.get((viewer, lang))
         if entry is None:
             entry = self._feeds[(viewer, lang)] = {"reader": lr_words.FeedReader(self.game, viewer, lang),
-                                                   "lines": [], "told_at": [], "read_at": -1}
+                                                   "lines": [], "told_at": [], "read_at": -1, "asked": -1}
         size = len(self.game.log)
         if entry["read_at"] != size:
-            # every feed kept is brought up to date at once: a move all its viewers are shown
-            # alike is worded once (``FeedReader.read_all``), not once a page
-            behind = [e for e in self._feeds.values() if e["read_at"] != size]
+            # the feeds asked for at one of the last two positions are brought up to date at
+            # once: a move all their viewers are shown alike is worded once
+            # (``FeedReader.read_all``), not once a page; a feed whose pages are gone catches
+            # up only if asked for again (a reader reads on from where it stopped)
+            recent = self._feed_batches - 1
+            behind = [e for e in self._feeds.values()
+                      if e["read_at"] != size and e is not entry and e["asked"] >= recent]
+            behind.append(entry)
+            self._feed_batches += 1
             made: dict = {}       # id(entries worded alike) -> their lines (shared, read only)
             told_all = lr_words.FeedReader.read_all([e["reader"] for e in behind], shared=True)
             for caught, told in zip(behind, told_all):
@@ -398,6 +412,7 @@ class Table:
                                                "text": line["text"]} for line in told]
                 caught["lines"] += lines
                 caught["told_at"] += [size] * len(lines)    # the log's length when each was told
+        entry["asked"] = self._feed_batches
         start = bisect.bisect_right(entry["told_at"], since) if since else 0
         return entry["lines"][start:]
 
