@@ -990,16 +990,23 @@ class _Words:
         kind, by = action.get("type"), action.get("by")
         if live:
             seen = self._seen(by, action)
-        own = self.own("actions", kind, self._own_fields(action, seen), self.lang) if self.words else None
+        own = self._own_action(action, seen, self.lang)
         if own is not None:
             return own
         method = getattr(self, f"act_{kind}", None) if isinstance(kind, str) else None
         if method is not None:
             return method(action, by, seen, live)
-        own = self.own("actions", kind, self._own_fields(action, seen), DEFAULT_LANG) if self.words else None
+        own = self._own_action(action, seen, DEFAULT_LANG)
         if own is not None:
             return own
         return self.t("actions.generic", who=self.who(by), what=_what(kind))
+
+    def _own_action(self, action: Mapping, seen: dict | None, lang: str) -> str | None:
+        """The content's own words for ``action`` in ``lang`` (``own``), its fields made only
+        when the content has words at all."""
+        if not self.words:
+            return None
+        return self.own("actions", action.get("type"), self._own_fields(action, seen), lang)
 
     @staticmethod
     def _own_fields(action: Mapping, seen: dict | None) -> Mapping:
@@ -1388,8 +1395,8 @@ class _Feed(_Words):
     def tell(self, action: Mapping, echo: Mapping, group: list) -> str:
         kind, by = action.get("type"), action.get("by")
         seen = self.kinds(group)
-        for code in (self.lang, DEFAULT_LANG) if self.words else ():     # (the content's own words)
-            own = self.own("actions", kind, self._own_fields(action, seen), code)
+        for code in (self.lang, DEFAULT_LANG):
+            own = self._own_action(action, seen, code)
             if own is not None:
                 return own
         teller = getattr(self, f"tell_{kind}", None) if isinstance(kind, str) else None

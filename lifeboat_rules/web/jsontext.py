@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 try:
     import orjson
@@ -50,7 +51,7 @@ def dumps_bytes(value) -> bytes:
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
-def loads(text: str):
+def loads(text: str) -> Any:
     """``json.loads(text)``, read by orjson where it gives exactly that: orjson refuses NaN,
     Infinity, a number out of a float's range and a lone surrogate's escape, which the
     standard library reads, and reads an integer beyond 64 bits as a float, where the standard

@@ -25,6 +25,7 @@ import os
 import sqlite3
 import threading
 import time
+from typing import Any, Callable, NamedTuple
 
 from .jsontext import dumps
 
@@ -160,6 +161,16 @@ class FileBusy(RuntimeError):
     """Another server has the file open: two servers on one file would overwrite each other."""
 
 
+class MovesWrite(NamedTuple):
+    """The actions just applied to one game, as ``Store.save_games`` writes them."""
+    game_id: str
+    moves: list                 # [(log length before, action)]
+    after: int                  # the log's length after them
+    over: bool
+    people: int                 # how many of them people made
+    snapshot: "Callable[[], Any] | None"    # ``Game.to_dict``, when the snapshot is rewritten
+
+
 class Conflict(RuntimeError):
     """A write found the game moved on in the file (by another writer): nothing was written."""
 
@@ -269,15 +280,14 @@ class Store:
         callable giving ``Game.to_dict()`` after them) the snapshot is rewritten and the
         actions it holds dropped. ``Conflict``, and nothing written, if the file's game is not
         where the first action started from."""
-        self.save_games([(game_id, moves, after, over, people, snapshot)])
+        self.save_games([MovesWrite(game_id, moves, after, over, people, snapshot)])
 
-    def save_games(self, writes: list) -> None:
-        """``save_moves`` for several games in one transaction (a group commit): ``writes``
-        [(game_id, moves, after, over, people, snapshot)]. All are written or none: a
-        ``Conflict`` for any game writes nothing of the others either."""
+    def save_games(self, writes: "list[MovesWrite]") -> None:
+        """``save_moves`` for several games in one transaction (a group commit). All are
+        written or none: a ``Conflict`` for any game writes nothing of the others either."""
         with self._lock, self._transaction():
-            for game_id, moves, after, over, people, snapshot in writes:
-                self._write_moves(game_id, moves, after, over, people, snapshot)
+            for write in writes:
+                self._write_moves(*write)
 
     def _write_moves(self, game_id: str, moves: list, after: int, over: bool, people: int,
                      snapshot) -> None:

@@ -30,7 +30,7 @@ from lifeboat_rules.rules.fights import FightWindow
 from lifeboat_rules.stages import Window
 
 from .jsontext import dumps
-from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, Store
+from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, MovesWrite, Store
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
 # them apart from the decision. A layout choice only: legality is the game's.
@@ -141,18 +141,18 @@ class Table:
             self._now = (size, pending, [d.by for d in pending], decisions)
         return self._now
 
-    def write_of(self, moves: list, people: int) -> tuple:
+    def write_of(self, moves: list, people: int) -> MovesWrite:
         """What ``Store.save_games`` writes of ``moves`` (``[(log length before, action)]``,
-        just applied, ``people`` of them a person's): ``(game id, moves, log length after,
-        over, people, snapshot)``, the snapshot (``Game.to_dict``) at the game's end and once
-        ``SNAPSHOT_EVERY`` actions are saved since the last, else None."""
+        just applied, ``people`` of them a person's): the snapshot (``Game.to_dict``) at the
+        game's end and once ``SNAPSHOT_EVERY`` actions are saved since the last, else None."""
         game = self.game
         snap = game.over or self.unsnapped + len(moves) >= SNAPSHOT_EVERY
-        return (self.game_id, moves, len(game.log), game.over, people, game.to_dict if snap else None)
+        return MovesWrite(self.game_id, moves, len(game.log), game.over, people,
+                          game.to_dict if snap else None)
 
-    def written(self, write: tuple) -> None:
+    def written(self, write: MovesWrite) -> None:
         """``write`` (``write_of``) is in the file."""
-        self.unsnapped = 0 if write[5] is not None else self.unsnapped + len(write[1])
+        self.unsnapped = 0 if write.snapshot is not None else self.unsnapped + len(write.moves)
 
     def choices(self, seat: str, lang: str, view: dict | None = None) -> list:
         """``seat``'s legal moves as buttons: [{"label", "action", "any_time"}], one per
@@ -737,7 +737,7 @@ class Hall:
                     try:
                         self.store.save_games([write])
                     except (Conflict, OSError, sqlite3.Error):
-                        failed.append(write[0])
+                        failed.append(write.game_id)
         except BaseException:
             for table in tables:
                 self._forget(table.game_id)
