@@ -343,15 +343,21 @@ class Game:
             hook = rules.resolve_hook
             if hook is None or not hook(game=self, action=build(by, values)):
                 atype.resolve(self, stage, by, *values)
-            hint = None
+            hint = kept = None
             if isinstance(stage, Window) and stack and stack[-1] is stage:
                 if atype.name == "pass":
                     # a pass changes nothing but who has passed (R-WIN-2): the others
                     # pending stay pending, and nobody else becomes so
                     hint = [c for c in self._deciders if c != by]
+                    if hint and rules.listings_outlive_passes:
+                        # nor what the others may do: their listings stay (the built-in
+                        # types never list by who has passed; no hook had a say)
+                        kept = {key: found for key, found in self._moves.items()
+                                if key != by and key != ("moves", by)
+                                and (type(key) is str or key[0] == "moves")}
                 else:
                     stage.after(self, atype, by, values)
-            self._run(hint)
+            self._run(hint, kept)
         except Exception as exc:
             if not guarded:
                 raise
@@ -385,12 +391,13 @@ class Game:
 
     # ------------------------------------------------------------------ the loop
 
-    def _run(self, hint: list[str] | None = None) -> None:
+    def _run(self, hint: list[str] | None = None, kept: dict[object, Any] | None = None) -> None:
         """Move the game on until someone has a decision or the game is over. ``hint``:
-        who is pending at the innermost stage, when the caller knows it."""
+        who is pending at the innermost stage, when the caller knows it; ``kept``: the
+        listings (``_moves``) that the change left as they were, when the caller knows it."""
         state = self.state
         stack = state.stack
-        self._moves = {}
+        self._moves = kept or {}
         while not state.over:
             if self.statuses_changed:
                 self.statuses_changed = False

@@ -195,3 +195,45 @@ def test_events_for_polls_from_an_index_and_refuses_strangers():
             game.events_for(bad)
     with pytest.raises(ValueError):
         game.events_for(None, -1)
+
+
+# --------------------------------------------------------------------------- listings kept
+
+def _window_pass(game, action) -> bool:
+    from lifeboat_rules.stages import Window
+    return action["type"] == "pass" and isinstance(game.top, Window)
+
+
+@pytest.mark.parametrize("spec", __import__("invariants").ruleset_specs(),
+                         ids=__import__("invariants").spec_name)
+def test_listings_kept_across_a_window_pass_are_the_listings_made_afresh(spec):
+    """A pass in a window that stays open changes nothing but who has passed (R-WIN-2), so the
+    engine keeps the other characters' listings (``Game._transact``). After every such pass,
+    over random games of every built-in ruleset and combination (random options, so the
+    ``holders`` way of deciding who is pending too), each character's listing is the one a
+    copy of the game makes from nothing (``clone`` keeps no listing)."""
+    import random
+
+    import invariants as inv
+    kept = 0
+    for number in range(inv.budget(12, 60)):
+        rnd = random.Random(number)
+        ruleset = inv.load(spec, inv.random_options(rnd))
+        players = list(ruleset.players)[number % len(ruleset.players)]
+        game = lr.new_game(ruleset, players=players, seed=number)
+        bot = RandomPlayer(number, free_rate=0.1)
+        while not game.over:
+            action = bot.act(game)
+            passed = _window_pass(game, action)
+            for who in game.state.characters:      # every listing asked for, so kept ones exist
+                game.moves(who)
+            game.apply(action)
+            if not passed:
+                continue
+            fresh = game.clone()
+            for who in game.state.characters:
+                kept += action["by"] != who and game._moves.get(who) is not None
+                assert game.moves(who) == fresh.moves(who), (who, action)
+                assert game.legal_actions(who) == fresh.legal_actions(who)
+                assert game.legal_ids(who) == fresh.legal_ids(who)
+    assert kept > 0     # the listings were kept, not made again

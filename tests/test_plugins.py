@@ -21,6 +21,7 @@ from lifeboat_rules import hookspecs
 from lifeboat_rules import plugins as plugins_module
 from lifeboat_rules.bots import RandomPlayer, play_random_game
 from lifeboat_rules.cli import main as cli_main
+from lifeboat_rules.stages import Window
 
 BASE_CHARACTERS = ["lady_lauren", "sir_stephen", "the_captain", "first_mate", "frenchy", "the_kid"]
 EXPANSION_CARDS = ["nav-07", "nav-08", "nav-09", "nav-10"]
@@ -1026,3 +1027,52 @@ def test_validate_accepts_the_builtin_rulesets(capsys):
     folder = os.path.join(os.path.dirname(lr.__file__), "data", "rulesets")
     assert cli_main(["validate", folder]) == 0
     assert "cannibalism.yaml (ruleset)" in capsys.readouterr().out
+
+
+def test_a_plugin_listing_by_who_has_passed_is_listed_again_after_every_pass(plugin):
+    """The engine keeps the other characters' listings across a pass in a window that stays
+    open only where no code from outside the package takes part (``Rules.
+    listings_outlive_passes``): a plugin's free move that reads who has passed (here: console
+    a character that passed in the open window) is listed anew after each pass."""
+    name = plugin("""
+        from lifeboat_rules import effects, hookimpl
+        from lifeboat_rules.actions import ActionType, Domain, Param
+        from lifeboat_rules.records import Refusal
+        from lifeboat_rules.stages import Window
+
+        def passed(stage):
+            return list(stage.passed) if isinstance(stage, Window) else []
+
+        def check(game, stage, by, whom):
+            if whom == by or whom not in passed(stage):
+                return Refusal("HOUSE-CONSOLE", "console someone else who passed")
+            return None
+
+        def moves(game, stage, by):
+            return [(c,) for c in passed(stage) if c != by]
+
+        def resolve(game, stage, by, whom):
+            effects.emit(game, {"type": "console", "character": by, "whom": whom})
+
+        @hookimpl
+        def lifeboat_action_types():
+            return [ActionType("console", "HOUSE-CONSOLE", check, moves, resolve,
+                               params=(Param("whom", Domain.CHARACTER),), kinds=("free",))]
+    """)
+    assert not lr.load_ruleset({"plugins": [name]}).rules.listings_outlive_passes
+    window_passes = 0
+    for seed in range(6):
+        game = lr.new_game({"plugins": [name]}, players=4, seed=seed)
+        bot = RandomPlayer(seed, free_rate=0.0)
+        while not game.over:
+            action = bot.act(game)
+            for who in game.state.characters:
+                game.moves(who)
+            was_window = action["type"] == "pass" and isinstance(game.top, Window)
+            game.apply(action)
+            if was_window and isinstance(game.top, Window):
+                window_passes += 1
+                fresh = game.clone()
+                for who in game.state.characters:
+                    assert game.legal_actions(who) == fresh.legal_actions(who), (who, action)
+    assert window_passes > 0

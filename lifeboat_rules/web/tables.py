@@ -277,7 +277,8 @@ class Table:
         cached = self._legal.get(seat)
         if cached is None or cached[0] != size:
             moves = game.moves(seat)
-            legal = cached[1] if cached is not None and cached[2] == moves else game.legal_actions(seat)
+            legal = cached[1] if cached is not None and (cached[2] is moves or cached[2] == moves) \
+                else game.legal_actions(seat)
             cached = self._legal[seat] = (size, legal, moves)
         return cached[1]
 
