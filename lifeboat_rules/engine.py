@@ -343,7 +343,8 @@ class Game:
             hook = rules.resolve_hook
             if hook is None or not hook(game=self, action=build(by, values)):
                 atype.resolve(self, stage, by, *values)
-            hint = kept = None
+            hint: list[str] | None = None
+            kept: dict[object, Any] | None = None
             if isinstance(stage, Window) and stack and stack[-1] is stage:
                 if atype.name == "pass":
                     # a pass changes nothing but who has passed (R-WIN-2): the others
@@ -354,7 +355,7 @@ class Game:
                         # types never list by who has passed; no hook had a say)
                         kept = {key: found for key, found in self._moves.items()
                                 if key != by and key != ("moves", by)
-                                and (type(key) is str or key[0] == "moves")}
+                                and (type(key) is str or (type(key) is tuple and key[0] == "moves"))}
                 else:
                     stage.after(self, atype, by, values)
             self._run(hint, kept)
