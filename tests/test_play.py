@@ -443,9 +443,17 @@ def _cli(*args: str) -> list:
     return [sys.executable, "-m", "lifeboat_rules.cli", *args]
 
 
+def _as_from_a_terminal(command: list) -> list:
+    """``command`` with Ctrl-C at its default, as a terminal starts it. (A process started in
+    the background by a shell without job control, as a CI script may start the tests,
+    inherits SIGINT ignored, and Python then keeps it ignored: Ctrl-C could not reach it.)"""
+    return [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+            "os.execv(sys.argv[1], sys.argv[1:])", *command]
+
+
 def test_ctrl_c_in_a_real_process_exits_130_without_a_traceback():
-    process = subprocess.Popen(_cli("play", "--seed", "5", "--plain"), stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(_as_from_a_terminal(_cli("play", "--seed", "5", "--plain")),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seen = b""
     while b"Your choice" not in seen:   # waiting at its first question
         chunk = process.stdout.read1(4096)
@@ -454,7 +462,12 @@ def test_ctrl_c_in_a_real_process_exits_130_without_a_traceback():
     process.send_signal(signal.SIGINT)
     # stdin stays open until it has exited: on a loaded machine the end of input that
     # communicate() sends could otherwise reach the game before the signal does
-    process.wait(timeout=120)
+    try:
+        process.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        pytest.fail(f"still running 120 s after Ctrl-C; its output ends {out[-300:]!r}, errors {err[-300:]!r}")
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
