@@ -4,11 +4,15 @@ agent or a web server uses them."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 import lifeboat_rules as lr
 from lifeboat_rules.bots import RandomPlayer
+from lifeboat_rules.stages import Window
+
+import invariants as inv
 
 SEATS = ["lady_lauren", "sir_stephen", "the_kid", "frenchy"]
 
@@ -200,21 +204,16 @@ def test_events_for_polls_from_an_index_and_refuses_strangers():
 # --------------------------------------------------------------------------- listings kept
 
 def _window_pass(game, action) -> bool:
-    from lifeboat_rules.stages import Window
     return action["type"] == "pass" and isinstance(game.top, Window)
 
 
-@pytest.mark.parametrize("spec", __import__("invariants").ruleset_specs(),
-                         ids=__import__("invariants").spec_name)
+@pytest.mark.parametrize("spec", inv.ruleset_specs(), ids=inv.spec_name)
 def test_listings_kept_across_a_window_pass_are_the_listings_made_afresh(spec):
     """A pass in a window that stays open changes nothing but who has passed (R-WIN-2), so the
     engine keeps the other characters' listings (``Game._transact``). After every such pass,
     over random games of every built-in ruleset and combination (random options, so the
     ``holders`` way of deciding who is pending too), each character's listing is the one a
     copy of the game makes from nothing (``clone`` keeps no listing)."""
-    import random
-
-    import invariants as inv
     kept = 0
     for number in range(inv.budget(12, 60)):
         rnd = random.Random(number)
@@ -225,14 +224,14 @@ def test_listings_kept_across_a_window_pass_are_the_listings_made_afresh(spec):
         while not game.over:
             action = bot.act(game)
             passed = _window_pass(game, action)
-            for who in game.state.characters:      # every listing asked for, so kept ones exist
-                game.moves(who)
+            # every listing asked for, so that there are listings to keep
+            listed = {who: game.moves(who) for who in game.state.characters}
             game.apply(action)
             if not passed:
                 continue
             fresh = game.clone()
             for who in game.state.characters:
-                kept += action["by"] != who and game._moves.get(who) is not None
+                kept += game.moves(who) is listed[who]      # the very list: kept, not made again
                 assert game.moves(who) == fresh.moves(who), (who, action)
                 assert game.legal_actions(who) == fresh.legal_actions(who)
                 assert game.legal_ids(who) == fresh.legal_ids(who)
