@@ -122,7 +122,8 @@ class Game:
 
     def moves(self, by: str) -> list[tuple[ActionType, tuple[object, ...]]]:
         """``[(ActionType, values)]``: every move ``by`` may make now (cached until the next
-        change). The one listing behind ``legal_actions`` and ``legal_ids``."""
+        change, and the very list kept across another's pass in a window: ``_transact``). The
+        one listing behind ``legal_actions`` and ``legal_ids``. Read it only."""
         if type(by) is not str:   # not a character id (and maybe not hashable): no move
             return []
         key = ("moves", by)
