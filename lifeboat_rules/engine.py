@@ -352,11 +352,12 @@ class Game:
                     # pending stay pending, and nobody else becomes so
                     hint = [c for c in self._deciders if c != by]
                     if hint and rules.listings_outlive_passes:
-                        # nor what the others may do: their listings stay (the built-in
-                        # types never list by who has passed; no hook had a say)
-                        kept = {key: found for key, found in self._moves.items()
-                                if key != by and key != ("moves", by)
-                                and (type(key) is str or (type(key) is tuple and key[0] == "moves"))}
+                        # nor what the others may do: their listings stay, grouped and flat
+                        # (the built-in types never list by who has passed; no hook had a
+                        # say); their integers are numbered anew
+                        listed = self._moves
+                        kept = {key: listed[key] for who in self.state.characters if who != by
+                                for key in (who, ("moves", who)) if key in listed}
                 else:
                     stage.after(self, atype, by, values)
             self._run(hint, kept)

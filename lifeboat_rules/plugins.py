@@ -601,8 +601,8 @@ class Rules:
     overboard_hook: Callable[..., Any] | None = attrs.field(init=False)
     water_hook: Callable[..., Any] | None = attrs.field(init=False)
     strength_hook: Callable[..., Any] | None = attrs.field(init=False)
-    listings_outlive_passes: bool = attrs.field(init=False)   # see ``Game._transact``
     score_hook: Callable[..., Any] | None = attrs.field(init=False)
+    listings_outlive_passes: bool = attrs.field(init=False)   # see ``Game._transact``
     provision_texts: dict = attrs.field(init=False)
 
     def __attrs_post_init__(self):
@@ -654,12 +654,12 @@ class Rules:
         self.overboard_hook = self._implemented("lifeboat_overboard", base_answers=True)
         self.water_hook = self._implemented("lifeboat_water_given")
         self.strength_hook = self._implemented("lifeboat_strength", base_answers=True)
+        self.score_hook = self._implemented("lifeboat_score", base_answers=True)
         # the engine keeps the other characters' listings across a pass in a window that
         # stays open (``Game._transact``): the built-in action types never list by who has
         # passed, and no plugin hook can act on the pass or refuse a listed move
         self.listings_outlive_passes = not self.guarded and self.resolve_hook is None \
             and self.event_hook is None and self.refuse_hook is None
-        self.score_hook = self._implemented("lifeboat_score", base_answers=True)
         # {kind: {lang: text}} of the provisions whose content says what they do (a house
         # rule's card); views show it beside each such card (the content is fixed)
         self.provision_texts = {}

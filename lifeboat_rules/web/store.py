@@ -287,15 +287,15 @@ class Store:
         written or none: a ``Conflict`` for any game writes nothing of the others either."""
         with self._lock, self._transaction():
             for write in writes:
-                self._write_moves(*write)
+                self._write_moves(write)
 
-    def _write_moves(self, game_id: str, moves: list, after: int, over: bool, people: int,
-                     snapshot) -> None:
+    def _write_moves(self, write: MovesWrite) -> None:
         # (in a transaction)
+        game_id, moves, snapshot = write.game_id, write.moves, write.snapshot
         changed = self._db.execute(
             "UPDATE games SET version = ?, over = ?, updated = ?, played = played + ? "
             "WHERE id = ? AND version = ?",
-            (after, int(over), time.time(), people, game_id, moves[0][0])).rowcount
+            (write.after, int(write.over), time.time(), write.people, game_id, moves[0][0])).rowcount
         if changed != 1:
             raise Conflict(f"game {game_id} moved on in the file")
         try:
