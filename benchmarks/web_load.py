@@ -16,7 +16,8 @@ share) and, measured in
 the same run as references, the CPU time of the engine's own ``apply`` per move (random play of
 the same ruleset) with the ratio of the two, over the run and round by round (each round's
 against the engine measured right before and after it: the machine's speed drifts from minute
-to minute), and the moves per second of the library alone doing a move, a view, ``to_dict``,
+to minute; each median with its 90% interval, the rounds resampled, from 5 rounds on), and
+the moves per second of the library alone doing a move, a view, ``to_dict``,
 JSON and a SQLite commit, and the machine's load average (the clients and any other work share
 it with the server). Only loopback traffic; each server is stopped at the end of its round.
 
@@ -339,20 +340,39 @@ async def run(args) -> None:
         print(f"engine apply alone: {1000 * apply_cpu:.3f} ms a move; "
               f"server CPU per move / engine apply = {per_move / apply_cpu:.1f}")
         print(f"the same ratio round by round, each against the engine's apply measured right "
-              f"before and after it: median {statistics.median(ratios):.1f} "
+              f"before and after it: median {statistics.median(ratios):.1f}{spread(ratios)} "
               f"(rounds: {', '.join(f'{x:.1f}' for x in ratios)})")
         beside = [(r["cpu"] / r["moves"], r["beside"]) for r in rounds if r["moves"] and r.get("beside")]
         if beside:
             each = [cpu / reference for cpu, reference in beside]
             print(f"the same ratio round by round, each against the engine's apply measured at the "
                   f"same time beside the clients (the server on a core of its own): median "
-                  f"{statistics.median(each):.1f} (rounds: {', '.join(f'{x:.1f}' for x in each)}; "
+                  f"{statistics.median(each):.1f}{spread(each)} (rounds: {', '.join(f'{x:.1f}' for x in each)}; "
                   f"the engine's apply {', '.join(f'{1000 * r:.3f}' for _, r in beside)} ms)")
         elif args.beside:
             print("(no reference beside the rounds: it needs two cores or more, and a system "
                   "that pins processes to cores)")
     print(f"reference, the library alone (apply, view, to_dict, JSON, SQLite commit): "
           f"{reference:.0f} moves/s; server / reference = {rate / reference:.2f}")
+
+
+def median_interval(values: list, share: float = 0.9, resamples: int = 2000) -> tuple:
+    """How far the median of ``values`` (the rounds' ratios) may be from the median of many
+    more such rounds: the central ``share`` of the medians of ``resamples`` resamplings of
+    ``values`` with replacement (a percentile bootstrap; the same figures for the same
+    values)."""
+    rng = random.Random(0)
+    medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples))
+    cut = int((1 - share) / 2 * resamples)
+    return medians[cut], medians[resamples - 1 - cut]
+
+
+def spread(values: list) -> str:
+    """`` (90% interval of the median: lo to hi)`` for 5 rounds or more, else nothing."""
+    if len(values) < 5:
+        return ""
+    low, high = median_interval(values)
+    return f" (90% interval of the median, the rounds resampled: {low:.1f} to {high:.1f})"
 
 
 def main() -> None:

@@ -113,3 +113,23 @@ def test_web_store_prints_what_a_group_commit_would_save():
     for way in ("Store.save_moves", "a transaction a move", "2 moves a transaction"):
         assert way in out, (way, out)
     assert "a group commit of 2 moves would save" in out
+
+
+def test_web_load_gives_the_interval_of_the_rounds_median():
+    """The interval web_load.py prints beside a median of the rounds' ratios: the same for the
+    same rounds, around the median, narrower with more rounds alike, none under 5 rounds."""
+    pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import web_load
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert web_load.median_interval([18.0] * 7) == (18.0, 18.0)
+    few = [15.0, 22.0, 17.0, 25.0, 19.0, 16.0, 21.0]
+    low, high = web_load.median_interval(few)
+    assert low < 19.0 < high and 15.0 <= low and high <= 25.0
+    assert web_load.median_interval(few) == (low, high)
+    many_low, many_high = web_load.median_interval(few * 8)
+    assert many_high - many_low < high - low
+    assert web_load.spread(few[:4]) == ""
+    assert web_load.spread(few) == f" (90% interval of the median, the rounds resampled: {low:.1f} to {high:.1f})"
