@@ -478,7 +478,7 @@ class Server:
             self.per_client[client] -= 1
             if self.per_client[client] <= 0:
                 del self.per_client[client]
-            if conn is not None:
+            if conn is not None and room is not None:     # (a page has a room)
                 conn.closed = True
                 if conn.sender is not None:
                     conn.sender.cancel()
@@ -1033,7 +1033,9 @@ def uvicorn_config(app, limits: Limits, proxies=(), **options) -> uvicorn.Config
         ws_max_size=16 * limits.message_bytes, ws_max_queue=16,
         ws_per_message_deflate=False,      # compressing every state costs more CPU than it saves
         ws_ping_interval=20.0, ws_ping_timeout=20.0,
-        timeout_keep_alive=limits.keep_alive, limit_concurrency=limits.http_connections,
+        # (uvicorn's hint says whole seconds; it waits with call_later, which takes any)
+        timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+        limit_concurrency=limits.http_connections,
         h11_max_incomplete_event_size=16 * 1024,
         proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None, **options)
 

@@ -15,7 +15,7 @@ from typing import Any
 try:
     import orjson
 except ImportError:  # pragma: no cover
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 
 def dumps(value, ascii: bool = False, sort: bool = False) -> str:

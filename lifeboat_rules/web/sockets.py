@@ -24,6 +24,7 @@ import asyncio
 import collections
 import functools
 import struct
+from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
@@ -78,7 +79,8 @@ class TableSocket(WebSocketsSansIOProtocol):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.queue = _Inbox(self.loop)       # (uvicorn's: an asyncio.Queue)
+        # (uvicorn's is an asyncio.Queue; this one counts the bytes it holds)
+        self.queue: _Inbox = _Inbox(self.loop)  # type: ignore[assignment]
 
     def handle_connect(self, event) -> None:
         super().handle_connect(event)
@@ -91,6 +93,7 @@ class TableSocket(WebSocketsSansIOProtocol):
         self.frames = []
         if self.close_sent:
             return      # past the app's close: dropped (as uvicorn does)
+        message: dict[str, Any]
         if self.curr_msg_data_type == "text":
             try:
                 message = {"type": "websocket.receive", "text": data.decode()}
@@ -129,7 +132,7 @@ class TableSocket(WebSocketsSansIOProtocol):
         """``write_text`` without waiting (the caller saw ``can_write``)."""
         if self.conn.state is not _OPEN or self.close_sent or self.disconnected:
             raise ConnectionError("the page's socket is closed")
-        data = text.encode() if type(text) is str else text
+        data = text.encode() if isinstance(text, str) else text
         size = len(data)
         # a server's frame: FIN and the text opcode, no mask, the length (RFC 6455, 5.2)
         if size < 126:

@@ -25,14 +25,14 @@ import os
 import sqlite3
 import threading
 import time
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from .jsontext import dumps
 
 try:                      # the lock on the file (POSIX); elsewhere only the writes' keys guard
     import fcntl
 except ImportError:       # pragma: no cover
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 SCHEMA_VERSION = 3
 SNAPSHOT_EVERY = 256      # actions between two snapshots of a game (most games: only at the end)
@@ -257,7 +257,7 @@ class Store:
 
     # ------------------------------------------------------------------ games
 
-    def add_game(self, game_id: str, ruleset: str, players: int, lang: str, state: dict,
+    def add_game(self, game_id: str, ruleset: str, players: int, lang: str, state: Mapping[str, Any],
                  seats: list, tokens: list) -> None:
         """A new game with its seats [(seat, controller, bot)] and tokens [(token, role, seat)]."""
         now = time.time()

@@ -18,6 +18,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from typing import TYPE_CHECKING
 
 import lifeboat_rules as lr
 from lifeboat_rules import words as lr_words
@@ -31,6 +32,9 @@ from lifeboat_rules.stages import Window
 
 from .jsontext import dumps
 from .store import SNAPSHOT_EVERY, TIMED_OUT, Conflict, MovesWrite, Store
+
+if TYPE_CHECKING:
+    from lifeboat_rules.types import Action
 
 # Actions a player may take whatever they are deciding (R-PLAY-1, trading): the page lists
 # them apart from the decision. A layout choice only: legality is the game's.
@@ -234,7 +238,8 @@ class Table:
                                    else cached[0] is stage or cached[0] == stage):
             return cached[2]
         names = self.names(lang)
-        if fight:
+        text: str | None
+        if fight and stage is not None:
             # what every page reads alike once per position (the views share their stage)
             common = self._stage_texts.get(("fight", lang))
             if common is None or common[0] is not stage:
@@ -315,12 +320,12 @@ class Table:
             if type(strength) is not dict or type(strength.get(side)) is not int:
                 return UNKNOWN
             return {**strength, side: strength[side] + bonus}
-        side = action.get("side")
+        joined = action.get("side")
         fight = self.game.top
-        if inside or type(strength) is not dict or side not in strength or not isinstance(fight, FightWindow):
+        if inside or type(strength) is not dict or joined not in strength or not isinstance(fight, FightWindow):
             return UNKNOWN
-        members = fight.attackers if side == Side.ATTACKER.value else fight.defenders
-        return {**strength, side: fight.side_strength(self.game, members + [by])}
+        members = fight.attackers if joined == Side.ATTACKER.value else fight.defenders
+        return {**strength, joined: fight.side_strength(self.game, members + [by])}
 
     def _strength_after(self, action: dict):
         """The fight's strengths once ``action`` is made (the engine's count, R-FIGHT-3, on a
@@ -543,8 +548,9 @@ class Hall:
         game = lr.new_game(ruleset, players=players, seed=seed)
         game_id = secrets.token_hex(8)
         host = secrets.token_urlsafe(32)
-        tokens = [(host, "host", None), (secrets.token_urlsafe(32), "spectator", None)]
-        seats = []
+        tokens: list[tuple[str, str, str | None]] = [
+            (host, "host", None), (secrets.token_urlsafe(32), "spectator", None)]
+        seats: list[tuple[str, str, str | None]] = []
         for character, controller in zip(game.view(None)["seats"], controllers):
             kind, _, bot = controller.partition(":")
             seats.append((character, kind, bot or None))
@@ -759,7 +765,7 @@ class Hall:
         game's lock, then calls ``track``.)"""
         table = self.table(game_id)
         game = table.game
-        moves = []
+        moves: list[tuple[int, Action]] = []
         began = time.perf_counter()
         show_at = None
         try:
@@ -1060,8 +1066,9 @@ class Hall:
                          for seat, (_, since) in table.pending_since.items() if self._person(table, seat)}}
 
     def _host_table(self, table: Table) -> dict:
-        links = {"spectator": None, "host": None}
-        seat_links = {}
+        # (typed: a dict that starts with None alone would be read as holding None only)
+        links: dict[str, str | None] = {"spectator": None, "host": None}
+        seat_links: dict[str, str] = {}
         if table.links is None:
             table.links = self.store.live_tokens(table.game_id)
         for token, role, seat in table.links:
@@ -1104,7 +1111,7 @@ def _places(view: dict) -> dict:
     a decision shows; and {offer id: (..., who made it, to whom)} of the offers it shows (an
     answer to an offer is worded with its maker, and a taken-back game may number another
     offer alike)."""
-    out = {}
+    out: dict[str, tuple] = {}
     for who, entry in view["characters"].items():
         for card in entry.get("hand", ()):
             out[card["id"]] = ("card", card["kind"], "hand", who)
