@@ -368,7 +368,8 @@ def median_interval(values: list, share: float = 0.9, resamples: int = 2000) -> 
 
 
 def spread(values: list) -> str:
-    """`` (90% interval of the median: lo to hi)`` for 5 rounds or more, else nothing."""
+    """What follows a median of the rounds' ratios: its 90% interval (``median_interval``) for
+    5 rounds or more, else nothing."""
     if len(values) < 5:
         return ""
     low, high = median_interval(values)
