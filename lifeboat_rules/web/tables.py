@@ -131,6 +131,9 @@ class Table:
         self._robbed: tuple = (-1, None)   # (log length, what the open fight's robbery is over)
         self._now: tuple = (-1, [], [], {})    # what ``now`` says, and for which log length
         self.unsnapped = 0                 # actions saved since the file's snapshot
+        # True: every fight's strengths counted on a copy of the game, none known without
+        # it (``_strength_known``): slower, the reference the shortcut is tested against
+        self.count_on_copy = False
 
     def now(self) -> tuple:
         """``(log length, pending, waiting, decisions)`` of the position now, made once per
@@ -296,9 +299,10 @@ class Table:
         card goes face up in front of it); a join is counted by the fight itself with the
         joiner on its side (``side_strength``: the count the fight closes with, if the join
         closes it).
-        (tests/test_web_speed.py checks the buttons against those made with the copy.)"""
+        (tests/test_web_speed.py checks the buttons against those made with the copy, on a
+        table with ``count_on_copy`` set: then nothing is known without it.)"""
         kind = action["type"]
-        if kind not in ("play", "join"):
+        if kind not in ("play", "join") or self.count_on_copy:
             return UNKNOWN
         rules = self.game.rules
         if rules.strength_hook is not None or rules.guarded:
