@@ -8,15 +8,18 @@ import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def run(*args: str) -> str:
-    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+def run(script: str, *args: str) -> str:
+    # run from outside the repository, as from anywhere: from its root, ``python -m`` in a
+    # script would import the source folder rather than the package installed (and built)
+    done = subprocess.run([sys.executable, os.path.join(ROOT, script), *args], cwd=tempfile.gettempdir(),
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -28,8 +28,10 @@ STUDY = """\
 def run_script(folder, name: str, text: str) -> subprocess.CompletedProcess:
     path = folder / name
     path.write_text(textwrap.dedent(text), encoding="utf-8")
+    # (the package as installed, editable or built: not the source folder on PYTHONPATH, where
+    # a built install's compiled modules and shipped expansions are not)
     return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=folder,
-                          timeout=120, env={**os.environ, "PYTHONPATH": ROOT})
+                          timeout=120)
 
 
 def test_a_study_at_a_scripts_top_level_stops_with_what_to_do(tmp_path):

@@ -594,13 +594,14 @@ def test_pass_for_me_passes_only_with_nothing_to_play_after_the_drawn_delay(tmp_
     assert passed > 0 and held > 0
 
 
-def test_when_pass_for_me_passes_does_not_depend_on_the_hand():
+def test_when_pass_for_me_passes_does_not_depend_on_the_hand(tmp_path):
     """An observer sees when a seat passes. The delay is drawn as the seat becomes pending,
     which is public (R-WIN-2), from a generator that never sees the hand: with the same
     generator, positions that differ only in the seat's hand (dealt again by ``determinize``
     for another player) draw the same delays at the same moments, whether the seat then has
     something to play or not."""
     differed = compared = 0
+    hall = Hall(Store(str(tmp_path / "t.sqlite3")), clock=lambda: 5.0, autopass_delay=(2.0, 9.0))
     for table, seat in positions(range(12), players=5):
         game = table.game
         kinds = {d.by: str(d.kind) for d in game.pending}
@@ -612,8 +613,7 @@ def test_when_pass_for_me_passes_does_not_depend_on_the_hand():
         copy = game.determinize(others[0], 99)            # every hand but others[0]'s dealt again
         draws = []
         for position in (game, copy):
-            hall = Hall.__new__(Hall)
-            hall.clock, hall.rng, hall.autopass_delay = (lambda: 5.0), Draws(7), (2.0, 9.0)
+            hall.rng = Draws(7)           # the same draws for both positions
             probe = Table("p", position, "en", {c: {"controller": "link", "bot": None, "moves": 0}
                                                 for c in position.view(None)["characters"]})
             probe.autopass = set(probe.seats)
