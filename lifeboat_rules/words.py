@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Union
 
-import yaml
+import yaml  # type: ignore[import-untyped,unused-ignore]
 
 from .rng import card_id_ok
 from .views import events_alike, redact
@@ -82,7 +82,11 @@ def _merge(base: dict, overlay: dict) -> dict:
     return out
 
 
-def catalog(lang: str = DEFAULT_LANG) -> dict:
+# A language, a viewer or an index may come from anywhere (a client, a command line): those
+# parameters are typed Any and checked in the body (``language``: any value but a known code
+# reads English). The compiled build (setup.py) would refuse a value of another type than the
+# one declared, at the call, where the Python build falls back.
+def catalog(lang: Any = DEFAULT_LANG) -> dict:
     """The merged catalog of ``lang`` (its own keys over the English ones); read only."""
     return _catalog(language(lang))
 
@@ -133,7 +137,7 @@ def _pieces(template: str) -> list:
     return _PLACEHOLDER.split(template)
 
 
-def text(path: str, lang: str = DEFAULT_LANG, n: int | None = None, **values: object) -> str:
+def text(path: str, lang: Any = DEFAULT_LANG, n: Any = None, **values: Any) -> str:
     """The catalog text at ``path`` (dotted, e.g. ``"ui.prompt"``) in ``lang``, filled with
     ``values``; ``n`` chooses among ``zero``/``one``/``other`` forms and is ``{n}``."""
     found = _SENTENCES.get((lang, path)) if type(lang) is str and type(path) is str else None
@@ -171,7 +175,7 @@ def _sentence(path: str, lang: Any):
     return found
 
 
-def has_text(path: str, lang: str = DEFAULT_LANG) -> bool:
+def has_text(path: str, lang: Any = DEFAULT_LANG) -> bool:
     return _entry(language(lang), path) is not None
 
 
@@ -208,7 +212,7 @@ def _display(entry: Any, lang: str) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def character_name(game: "Game", character: object, lang: str = DEFAULT_LANG) -> str:
+def character_name(game: "Game", character: object, lang: Any = DEFAULT_LANG) -> str:
     """A character's display name (``names[lang]``, else ``name``, else from its id)."""
     lang = language(lang)
     if not isinstance(character, str):
@@ -217,13 +221,13 @@ def character_name(game: "Game", character: object, lang: str = DEFAULT_LANG) ->
     return found if found else _from_id(character).title()
 
 
-def provision_name(game: "Game", kind: str, lang: str = DEFAULT_LANG) -> str:
+def provision_name(game: "Game", kind: str, lang: Any = DEFAULT_LANG) -> str:
     """A provision kind's display name, bare (``Water``, ``水``)."""
     found = _display(content(game).get("provisions", {}).get(kind), language(lang))
     return found if found else _from_id(kind)
 
 
-def navigation_name(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
+def navigation_name(game: "Game", card: object, lang: Any = DEFAULT_LANG) -> str:
     """A navigation card's display name: its own (``names``/``name``), else
     "navigation card 19" built from the id ``nav-19``; "a navigation card" when unknown."""
     lang = language(lang)
@@ -236,7 +240,7 @@ def navigation_name(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str
     return text("navigation_card", lang, number=number.group(1) if number else _from_id(card))
 
 
-def navigation_details(game: "Game", card: object, lang: str = DEFAULT_LANG) -> str:
+def navigation_details(game: "Game", card: object, lang: Any = DEFAULT_LANG) -> str:
     """What a navigation card does, in words ("a seagull; First Mate overboard; rowers
     thirsty"): its content ``text`` in ``lang`` if it has one, else its fields. ``card``: its
     id, or its data as views show it (``{"id", "overboard", ...}``)."""
@@ -248,13 +252,13 @@ def navigation_details(game: "Game", card: object, lang: str = DEFAULT_LANG) -> 
     return found if found is not None else text("events.navigation.nothing", words.lang)
 
 
-def names(game: "Game", characters: object, lang: str = DEFAULT_LANG) -> str:
+def names(game: "Game", characters: object, lang: Any = DEFAULT_LANG) -> str:
     """Characters' display names as a list in words ("A, B and C"); ``"all"`` and
     ``{"all_except": [...]}`` (as on navigation cards) too."""
     return _Words(game, lang).names(characters)
 
 
-def join(items: list, lang: str = DEFAULT_LANG) -> str:
+def join(items: list, lang: Any = DEFAULT_LANG) -> str:
     """Texts joined as a list in ``lang`` ("A, B and C", "甲、乙和丙")."""
     return _Words(None, lang).join(list(items))
 
@@ -272,7 +276,7 @@ ACTOR: Any = _Actor()
 
 
 def describe(item: Union[Mapping[str, object], "Decision"], game: "Game",
-             lang: str = DEFAULT_LANG, viewer: str | None = ACTOR) -> str:
+             lang: Any = DEFAULT_LANG, viewer: Any = ACTOR) -> str:
     """One sentence a person reads for ``item``, in ``lang`` (``"en"``, ``"zh"``; any other
     falls back to English).
 
@@ -300,21 +304,21 @@ def describe(item: Union[Mapping[str, object], "Decision"], game: "Game",
     raise TypeError("describe() takes an event, an action or a decision")
 
 
-def describe_event(event: Mapping, game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR) -> str:
+def describe_event(event: Mapping, game, lang: Any = DEFAULT_LANG, viewer: Any = ACTOR) -> str:
     """The sentence for one log entry (see ``describe``)."""
     if viewer is not ACTOR:
         event = _as_seen(event, game, viewer)
     return _Words(game, lang).event(event)
 
 
-def describe_action(action: Mapping, game, lang: str = DEFAULT_LANG,
+def describe_action(action: Mapping, game, lang: Any = DEFAULT_LANG,
                     viewer: Any = ACTOR) -> str:
     """The sentence for an action dict, its cards named as ``viewer`` (default: its actor)
     sees them now."""
     return _Words(game, lang, viewer).action(action, live=True)
 
 
-def action_words(game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR,
+def action_words(game, lang: Any = DEFAULT_LANG, viewer: Any = ACTOR,
                  view: Mapping | None = None) -> Callable[[Mapping], str]:
     """``describe_action`` for many actions of one ``viewer`` in one position (a menu of its
     moves): the content and the cards the viewer sees are read once for all of them, from
@@ -324,7 +328,7 @@ def action_words(game, lang: str = DEFAULT_LANG, viewer: Any = ACTOR,
     return lambda action: words.action(action, live=True)
 
 
-def describe_decision(decision: Any, game, lang: str = DEFAULT_LANG) -> str:
+def describe_decision(decision: Any, game, lang: Any = DEFAULT_LANG) -> str:
     """The sentence for a decision the game waits for (``game.pending``)."""
     if isinstance(decision, Mapping):
         by, kind = decision.get("by"), decision.get("kind")
@@ -402,7 +406,7 @@ class _Words:
     """The sentences of one language for one game; ``viewer``: whose view names an action's
     cards (``ACTOR``: the action's actor)."""
 
-    def __init__(self, game, lang: str, viewer: Any = ACTOR, view: Mapping | None = None):
+    def __init__(self, game, lang: Any, viewer: Any = ACTOR, view: Mapping | None = None):
         self.game = game
         self.lang = language(lang)
         self.viewer = viewer
@@ -490,7 +494,7 @@ class _Words:
         return None
 
     # -- pieces
-    def t(self, path: str, n: int | None = None, **values) -> str:
+    def t(self, path: str, n: Any = None, **values: Any) -> str:
         sentence = text(path, self.lang, n=n, **values)
         return sentence[:1].upper() + sentence[1:] if sentence else sentence
 
@@ -1156,7 +1160,7 @@ _UNTOLD = frozenset({"turn", "marker", "card_marker", "action"})
 _FRESH = frozenset({"turn", "phase", "setup"})
 
 
-def feed(game, viewer: str | None, since: int = 0, lang: str = DEFAULT_LANG) -> list:
+def feed(game, viewer: Any, since: Any = 0, lang: Any = DEFAULT_LANG) -> list:
     """What ``viewer``'s player (None: a spectator) is told of the game from log index
     ``since`` on: ``[{"index", "text"}]``, one sentence per move, built on
     ``game.events_for(viewer)`` alone (docs/api.md, The feed).
@@ -1203,7 +1207,7 @@ class FeedReader:
     that memory). Read it between moves (never during ``apply``), with the game it was made
     for."""
 
-    def __init__(self, game, viewer: str | None, lang: str = DEFAULT_LANG):
+    def __init__(self, game, viewer: Any, lang: Any = DEFAULT_LANG):
         game.events_for(viewer, len(game.log))    # (checks the viewer)
         self.game = game
         self.viewer = viewer
@@ -1281,7 +1285,7 @@ class FeedReader:
 class _Feed(_Words):
     """The feed's sentences for one viewer's events (``events_for``)."""
 
-    def __init__(self, game, lang: str):
+    def __init__(self, game, lang: Any):
         super().__init__(game, lang, viewer=None)
         # (both replaced, never changed in place: readers share them, FeedReader._memory)
         self.request: dict = {}     # this turn's swap, robbery or cannibalism
@@ -1363,7 +1367,7 @@ class _Feed(_Words):
 
     # -- a move: its action and the events that carry it out
     def move(self, action: Mapping, events: list, first: int, end: int) -> tuple:
-        kind = action.get("type")
+        kind: Any = action.get("type")
         before, echo_type, after = _CARRIERS.get(kind, ({"move"}, kind, frozenset()))
         j = first
         while j < end and events[j].get("type") in before:

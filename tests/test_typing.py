@@ -77,12 +77,13 @@ def test_the_public_modules_and_the_example_front_end_pass_mypy_strict(cache):
 
 @pytest.mark.slow   # mypy reads the web table and what it imports: some 15 s
 def test_the_web_tables_modules_type_check_as_they_run(cache):
-    """The web table's modules (optional extra ``web``) pass mypy with the bodies of their
-    unannotated functions checked too (pyproject.toml's override for ``lifeboat_rules.web``):
-    the types mypy infers there are the ones the code runs with."""
+    """The web table's modules (optional extra ``web``) and the words pass mypy with the bodies
+    of their unannotated functions checked too (pyproject.toml's override for
+    ``lifeboat_rules.web`` and ``lifeboat_rules.words``): the types mypy infers there are the
+    ones the code runs with, and the ones the compiled build runs them on (setup.py)."""
     pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
     done = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", "--follow-imports=silent",
-                           "--cache-dir", str(cache), "-p", "lifeboat_rules.web"],
+                           "--cache-dir", str(cache), "-p", "lifeboat_rules.web", "-m", "lifeboat_rules.words"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
 
