@@ -144,6 +144,11 @@ def main() -> None:
     parser.add_argument("--inner", choices=["server", "engine"], help=argparse.SUPPRESS)
     parser.add_argument("--without", choices=PARTS, default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    from lifeboat_rules import web
+    if args.parts and web.compiled():
+        sys.exit("web_instructions.py: --parts leaves each part out by replacing a web table's "
+                 "method, which the compiled build does not allow (docs/web.md, The compiled "
+                 "build): run it on a pure-Python install")
     if args.inner:
         done = server_work(args.moves, args.without) if args.inner == "server" else engine_work(args.moves)
         print(f"moves {done}")
@@ -159,7 +164,8 @@ def main() -> None:
     per_move = {(which, without): (found[(which, args.moves, without)] - found[(which, 0, without)]) / args.moves
                 for which, without in kinds}
     server, engine = per_move[("server", "")], per_move[("engine", "")]
-    print(f"{args.moves} moves, under callgrind (PYTHONHASHSEED=0):")
+    build = "compiled (mypyc)" if web.compiled() else "pure Python"
+    print(f"{args.moves} moves, under callgrind (PYTHONHASHSEED=0), the web table's build: {build}:")
     print(f"  the server's work (8 games of 4 link seats, every page's state): {server:,.0f} instructions a move")
     print(f"  the engine's own apply (random play of the same ruleset): {engine:,.0f} instructions a move")
     print(f"  server / engine apply = {server / engine:.2f} "

@@ -20,6 +20,9 @@ to minute; each median with its 90% interval, the rounds resampled, from 5 round
 the moves per second of the library alone doing a move, a view, ``to_dict``,
 JSON and a SQLite commit, and the machine's load average (the clients and any other work share
 it with the server). Only loopback traffic; each server is stopped at the end of its round.
+It also prints which build of the web table the server runs, compiled or pure Python (to
+measure the compiled build, run it with that install's Python from outside the repository:
+there ``python -m`` would import the source instead).
 
 Where the machine has two cores or more, it also measures the engine's ``apply`` at the same
 time as the server, under the same load (``--beside``, the default): the server runs on one
@@ -299,6 +302,15 @@ async def one_round(args, folder: str, number: int) -> dict:
     return stats
 
 
+def server_build() -> str:
+    """Which build of the web table the server runs: compiled (``LIFEBOAT_COMPILE=1``,
+    docs/web.md "The compiled build") or pure Python, asked of the interpreter and folder the
+    server is started with (run from the repository's root, ``-m`` finds the source first)."""
+    asked = subprocess.run([sys.executable, "-c", "from lifeboat_rules import web; print(web.compiled())"],
+                           capture_output=True, text=True, check=True)
+    return "compiled (mypyc)" if asked.stdout.strip() == "True" else "pure Python"
+
+
 async def run(args) -> None:
     folder = tempfile.mkdtemp(prefix="lifeboat-load-")
     load_before = os.getloadavg()[0]
@@ -317,6 +329,7 @@ async def run(args) -> None:
     apply_cpu = apply_reference(min(max(moves, 2000), 20_000))
     rate = moves / elapsed
     print(f"load average (1 minute) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
+    print(f"the server's build: {server_build()}")
     print(f"{args.rounds} round{'s' if args.rounds != 1 else ''} of {args.games} simultaneous games, "
           f"{4 * args.games} WebSocket clients, "
           f"{elapsed:.1f} s: {moves} moves, {rate:.0f} moves/s through the server")

@@ -23,6 +23,7 @@ import asyncio
 import collections
 import os
 import random
+import sys
 import tempfile
 import time
 
@@ -140,6 +141,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    from lifeboat_rules import web
+    if web.compiled():
+        sys.exit("web_parts.py: times the parts by wrapping the web table's methods, which the "
+                 "compiled build does not allow (docs/web.md, The compiled build): run it on a "
+                 "pure-Python install")
     if not 1 <= args.games <= 100:
         parser.error("1..100 games")
     run(args.games, args.seed)

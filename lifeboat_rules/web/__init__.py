@@ -14,3 +14,10 @@ def create_app(db: str = "lifeboat-tables.sqlite3", max_games: int = 100, limits
     are served from, e.g. behind a proxy)."""
     from .app import create_app as _create
     return _create(db, max_games=max_games, limits=limits, origins=origins)
+
+
+def compiled() -> bool:
+    """Whether the web table's busiest modules run compiled (installed with
+    ``LIFEBOAT_COMPILE=1``: docs/web.md, "The compiled build") rather than as Python."""
+    from . import tables
+    return not tables.__file__.endswith(".py")

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import bots
-from . import labels
+from . import compiled, labels
 from .changes import changes
 from .jsontext import dumps_bytes as to_bytes, loads
 from .sockets import WRITER, TableSocket, compatible as sockets_compatible
@@ -1010,7 +1010,8 @@ def serve(db: str, host: str = "127.0.0.1", port: int = 8000, max_games: int = 1
     limits = limits or Limits()
     app = create_app(db, max_games=max_games, limits=limits, origins=origins, allow_seeds=allow_seeds,
                      hosts=loopback_names(host))
-    print(f"Lifeboat table on http://{host}:{port}/ (games kept in {db})", flush=True)
+    build = "compiled" if compiled() else "pure Python"
+    print(f"Lifeboat table on http://{host}:{port}/ (games kept in {db}; {build})", flush=True)
     if not log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
