@@ -129,3 +129,22 @@ def test_without_a_c_compiler_the_compiled_build_falls_back_to_python_or_fails_i
     failed = _wheel(source, tmp_path / "required", "require")
     assert failed.returncode != 0
     assert not list((tmp_path / "required").glob("*.whl"))
+
+
+def test_an_editable_install_is_never_compiled(tmp_path):
+    """``pip install -e .`` with ``LIFEBOAT_COMPILE`` set builds the editable wheel as Python
+    (compiled modules would be imported instead of the source being edited), and says so: the
+    backend's hook called as pip calls it, with ``require`` (which would compile or fail)."""
+    source = _source_copy(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    hook = ("import sys; sys.path.insert(0, 'buildtools'); import backend; "
+            "print('wheel:', backend.build_editable(sys.argv[1]))")
+    done = subprocess.run([sys.executable, "-c", hook, str(out)], cwd=source, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "LIFEBOAT_COMPILE": "require"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ignored in an editable install" in done.stderr
+    name = done.stdout.strip().splitlines()[-1].removeprefix("wheel: ")
+    names = zipfile.ZipFile(out / name).namelist()
+    assert not [n for n in names if n.endswith((".so", ".pyd"))], names
+    assert not list(source.rglob("*.so")), list(source.rglob("*.so"))     # (nor built in place)
