@@ -15,6 +15,8 @@ import sys
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import (  # noqa: F401  (the hooks taken as they are)
     build_sdist,
+    build_wheel,
+    get_requires_for_build_editable,
     get_requires_for_build_sdist,
     prepare_metadata_for_build_editable,
 )
@@ -32,7 +34,16 @@ COMPILING_NEEDS = [
 
 def compiling() -> bool:
     """Whether the build was asked to compile (``1`` or ``require``)."""
-    return os.environ.get(COMPILE, "").strip().lower() in ("1", "require")
+    return _asked() in ("1", "require")
+
+
+def required() -> bool:
+    """Whether a build that cannot compile must fail rather than install Python (``require``)."""
+    return _asked() == "require"
+
+
+def _asked() -> str:
+    return os.environ.get(COMPILE, "").strip().lower()
 
 
 class _NotCompiling:
@@ -59,14 +70,6 @@ def get_requires_for_build_wheel(config_settings=None):
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     with _NotCompiling():
         return _setuptools.prepare_metadata_for_build_wheel(metadata_directory, config_settings)
-
-
-def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
-
-
-def get_requires_for_build_editable(config_settings=None):
-    return _setuptools.get_requires_for_build_editable(config_settings)
 
 
 def build_editable(wheel_directory, config_settings=None, metadata_directory=None):

@@ -15,11 +15,15 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def run(script: str, *args: str) -> str:
+def launch(script: str, *args: str) -> subprocess.CompletedProcess:
     # run from outside the repository, as from anywhere: from its root, ``python -m`` in a
     # script would import the source folder rather than the package installed (and built)
-    done = subprocess.run([sys.executable, os.path.join(ROOT, script), *args], cwd=tempfile.gettempdir(),
+    return subprocess.run([sys.executable, os.path.join(ROOT, script), *args], cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, timeout=600)
+
+
+def run(script: str, *args: str) -> str:
+    done = launch(script, *args)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -79,8 +83,7 @@ def test_web_parts_prints_the_work_of_a_move_by_part():
     pytest.importorskip("starlette", reason="needs the web extra: pip install -e '.[web]'")
     from lifeboat_rules import web
     if web.compiled():      # it wraps the table's methods: the compiled build refuses, and says so
-        done = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks/web_parts.py"), "--games", "1"],
-                              cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=600)
+        done = launch("benchmarks/web_parts.py", "--games", "1")
         assert done.returncode != 0 and "run it on a pure-Python install" in done.stderr, done.stderr
         return
     out = run("benchmarks/web_parts.py", "--games", "1")
